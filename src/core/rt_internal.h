@@ -115,6 +115,9 @@ void rt__cuda_context_release(rt_context *ctx);       /* frees ctx->cuda; accept
    RT_ERR_WRONG_MEMORY otherwise. */
 rt_status rt__cuda_check_pointer(const rt_context *ctx, const void *ptr);
 rt_status rt__cuda_execute(rt_context *ctx, const rt__problem *pb);
+/* True when ptr is device memory the host cannot dereference (CPU contexts
+   reject such tensors). False without CUDA, without a GPU, or on error. */
+bool rt__cuda_pointer_is_device_only(const void *ptr);
 
 #ifdef __cplusplus
 }
