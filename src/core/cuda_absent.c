@@ -1,0 +1,38 @@
+/*
+ * The CUDA backend of a build without CUDA (CMake compiles this file only
+ * when RT_HAVE_CUDA is off, in place of src/kernels). It is the real
+ * behaviour of a CPU-only library: no devices, so every CUDA request is
+ * answered with RT_ERR_NO_CUDA and no host pointer is device memory.
+ */
+#include "rt_internal.h"
+
+int rt__cuda_device_count(void) {
+    return 0;
+}
+
+rt_status rt__cuda_context_init(rt_context *ctx) {
+    (void)ctx;
+    return RT_ERR_NO_CUDA;
+}
+
+void rt__cuda_context_release(rt_context *ctx) {
+    /* init never succeeds here, so there is no state to free. */
+    (void)ctx;
+}
+
+rt_status rt__cuda_check_pointer(const rt_context *ctx, const void *ptr) {
+    (void)ctx;
+    (void)ptr;
+    return RT_ERR_NO_CUDA;
+}
+
+rt_status rt__cuda_execute(rt_context *ctx, const rt__problem *pb) {
+    (void)ctx;
+    (void)pb;
+    return RT_ERR_NO_CUDA;
+}
+
+bool rt__cuda_pointer_is_device_only(const void *ptr) {
+    (void)ptr;
+    return false;
+}
