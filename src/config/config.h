@@ -51,25 +51,53 @@ typedef enum rt__kernel_kind {
 typedef struct rt__launch_config {
     rt_policy policy;     /* COMPAT or TUNED, as chosen */
     rt__kernel_kind kernel;
-    int block[3];         /* x, y, 1 */
-    int grid[3];          /* x = output tiles, y = ctas_per_output, 1 */
+    int block[3];         /* x, y, 1 (block_width, block_height) */
+    /* x = ceil((num_outputs / output_vec_size) / step_output) output tiles,
+       y = ctas_per_output, 1 */
+    int grid[3];
     int num_threads;      /* block[0] * block[1] */
-    /* PyTorch's ReduceConfig multipliers: input index = threadIdx.x *
-       input_mult[0] + threadIdx.y * input_mult[1] + blockIdx.y * input_mult[2]
-       (times step_input strides), output index likewise with output_mult. */
+    /* PyTorch's ReduceConfig multipliers, in units of the iter's linear
+       reduced index ("input", 0 .. inputs_per_output) and linear kept index
+       ("output", 0 .. num_outputs):
+         input_idx  = threadIdx.x * input_mult[0] + threadIdx.y * input_mult[1]
+                      + blockIdx.y * input_mult[2]
+         output_idx = (threadIdx.x * output_mult[0] + threadIdx.y * output_mult[1]
+                      + blockIdx.x * step_output) * output_vec_size
+       A thread reduces inputs input_idx, input_idx + step_input, ... (below
+       inputs_per_output) of outputs output_idx .. output_idx +
+       output_vec_size - 1 (below num_outputs). A non-zero input_mult[k]
+       means level k (lanes, warps, blocks) splits the reduced index and must
+       be combined: block_x_reduce, block_y_reduce, global_reduce. */
     int input_mult[3];
     int output_mult[2];
-    int step_input;
-    int step_output;
-    int ctas_per_output;   /* > 1: global reduce across grid.y */
-    bool vectorize_input;  /* contiguous reduced dim, vector loads */
-    int input_vec_size;
-    int output_vec_size;   /* 1, 2 or 4 adjacent outputs per thread */
-    int vt0;
+    int step_input;        /* stride between a thread's successive inputs */
+    int step_output;       /* outputs (in output_vec_size units) per block */
+    int ctas_per_output;   /* blocks along grid.y per output tile; > 1 exactly
+                              when input_mult[2] != 0 (global reduce) */
+    /* The reduced dim is the input's contiguous fastest dim and is read
+       with aligned vectors of input_vec_size elements, head and tail
+       scalar (PyTorch's input_vectorized_thread_reduce_impl); then
+       output_vec_size is 1 and block.x lanes stride by input_vec_size. */
+    bool vectorize_input;
+    int input_vec_size;    /* elements per vector load when vectorize_input */
+    /* 1, 2 or 4 adjacent outputs per thread: the fastest kept dim is
+       contiguous in the input and the input base, that dim's extent and all
+       other input strides are multiples of it, so each load of
+       output_vec_size elements is aligned. */
+    int output_vec_size;
+    int vt0;               /* independent accumulators (unroll) per thread */
     int max_threads;       /* 512 / output_vec_size: the kernel's template bound */
-    int shared_memory_bytes; /* dynamic shared memory per block */
-    int64_t staging_bytes;   /* global reduce partials: acc_size * outputs * ctas */
-    int64_t semaphore_count; /* global reduce: one int per grid.x block */
+    /* Dynamic shared memory per block (PyTorch's shared_memory_size):
+       acc_size * num_threads * output_vec_size when block_y_reduce, or
+       block_x_reduce with block[0] > warp size; 0 otherwise. */
+    int shared_memory_bytes;
+    /* Global reduce partials: slot (blockIdx.y + blockIdx.x * grid.y), times
+       block[0] plus threadIdx.x when !block_x_reduce, each slot holding
+       output_vec_size accumulators: acc_size * output_vec_size * grid.x *
+       grid.y * (block_x_reduce ? 1 : block[0]) bytes; 0 without global
+       reduce. (PyTorch allocates a looser bound of the same layout.) */
+    int64_t staging_bytes;
+    int64_t semaphore_count; /* global reduce: one int per grid.x block, else 0 */
 } rt__launch_config;
 
 /* Whether the config reduces across warps in shared memory, across lanes,

@@ -1,0 +1,28 @@
+/*
+ * The policies behind rt__config_compute, private to src/config.
+ * Both take arguments that rt__config_compute has already checked: non-NULL
+ * pointers, an iter with work (num_outputs and inputs_per_output in
+ * [1, INT32_MAX], their product too), sane traits and props.
+ */
+#ifndef RT_CONFIG_POLICIES_H
+#define RT_CONFIG_POLICIES_H
+
+#include "config.h"
+
+/* PyTorch 2.11's setReduceConfig, reproduced field for field (compat.c).
+   Fills every field of *cfg, policy = RT_POLICY_COMPAT. Always RT_OK on
+   checked arguments. */
+rt_status rt__config_compat(const rt__iter *it, const rt__op_traits *op,
+                            const rt__device_props *dev, rt__launch_config *cfg);
+
+/* Ours (tuned.c). Fills every field of *cfg, policy = RT_POLICY_TUNED. */
+rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
+                           const rt__device_props *dev, rt__launch_config *cfg);
+
+/* Fills the derived fields (grid, num_threads, shared_memory_bytes,
+   staging_bytes, semaphore_count) from the block, mults, steps, ctas and
+   vector widths already set, with PyTorch's formulas (config.c). */
+void rt__config_finish(const rt__iter *it, const rt__op_traits *op, rt__launch_config *cfg,
+                       int warp_size);
+
+#endif /* RT_CONFIG_POLICIES_H */
