@@ -1,0 +1,450 @@
+/*
+ * src/config, branch by branch: each test builds an iteration space by
+ * hand (dims fastest first, reduced dims leading, as src/iter gives them)
+ * and checks the COMPAT config worked out in its comment from PyTorch's
+ * setReduceConfig rule; then the op traits, TUNED, and what
+ * rt__config_compute rejects. tests/test_config.c checks the same policy
+ * against PyTorch's own launches.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+
+/* The input base: a real, 256-byte aligned object (PyTorch's allocations
+   are), offset by a few bytes where a test wants a misaligned one; the
+   config only reads the address. */
+static _Alignas(256) char g_base[256];
+
+/* A hand-built iter: the first nred dims reduced; input strides in
+   elements; the output compact (f32) over the kept dims. */
+static rt__iter make_iter(int ndim, int nred, const int64_t *shape, const int64_t *in_strides,
+                          int elem, size_t base_offset) {
+    rt__iter it;
+    memset(&it, 0, sizeof it);
+    it.ndim = ndim;
+    it.num_reduce_dims = nred;
+    it.num_outputs = 1;
+    it.inputs_per_output = 1;
+    int64_t out_stride = 4;
+    for (int d = 0; d < ndim; d++) {
+        it.shape[d] = shape[d];
+        it.strides[RT__ITER_IN][d] = in_strides[d] * elem;
+        if (d < nred) {
+            it.inputs_per_output *= shape[d];
+        } else {
+            it.num_outputs *= shape[d];
+            it.strides[RT__ITER_OUT][d] = out_stride;
+            out_stride *= shape[d];
+        }
+    }
+    it.data[RT__ITER_OUT] = g_base;
+    it.data[RT__ITER_IN] = g_base + base_offset;
+    it.elem_size[RT__ITER_OUT] = 4;
+    it.elem_size[RT__ITER_IN] = elem;
+    return it;
+}
+
+static rt__launch_config config_for(const rt__iter *it, rt_op op, rt_dtype dtype,
+                                    rt_policy policy) {
+    rt_dtype out = dtype;
+    assert_int_equal(rt_reduce_default_dtype(op, dtype, &out), RT_OK);
+    rt__op_traits t = rt__op_traits_for(op, dtype, out, false);
+    rt__device_props dev = rt__device_props_h200();
+    rt__launch_config c;
+    assert_int_equal(rt__config_compute(it, &t, &dev, policy, &c), RT_OK);
+    assert_int_equal(c.policy, policy);
+    assert_int_equal(c.kernel, RT__KERNEL_GENERAL);
+    assert_int_equal(c.num_threads, c.block[0] * c.block[1]);
+    assert_int_equal(c.max_threads, 512 / c.output_vec_size);
+    assert_true(c.num_threads <= c.max_threads);
+    return c;
+}
+
+static rt__launch_config compat_for(const rt__iter *it, rt_op op, rt_dtype dtype) {
+    return config_for(it, op, dtype, RT_POLICY_COMPAT);
+}
+
+static void assert_dims3(const int *got, int x, int y, int z) {
+    assert_int_equal(got[0], x);
+    assert_int_equal(got[1], y);
+    assert_int_equal(got[2], z);
+}
+
+/* Rows of 1024 contiguous values, 64 outputs: the reduced dim is fastest
+   and long, so lanes read float4s (dim0 = 1024 / 4 -> 256 lanes wanted,
+   capped at a warp); 16 warps own separate rows (32 values per lane is
+   below the warp split threshold min(16 * 16, 256)); 64 / 16 = 4 blocks. */
+static void test_vectorized_input(void **state) {
+    (void)state;
+    int64_t shape[] = {1024, 64}, strides[] = {1, 1024};
+    rt__iter it = make_iter(2, 1, shape, strides, 4, 0);
+    rt__launch_config c = compat_for(&it, RT_OP_SUM, RT_F32);
+    assert_true(c.vectorize_input);
+    assert_int_equal(c.input_vec_size, 4);
+    assert_int_equal(c.output_vec_size, 1);
+    assert_dims3(c.block, 32, 16, 1);
+    assert_dims3(c.grid, 4, 1, 1);
+    assert_int_equal(c.input_mult[0], 1);
+    assert_int_equal(c.input_mult[1], 0);
+    assert_int_equal(c.output_mult[1], 1);
+    assert_int_equal(c.step_input, 32);
+    assert_int_equal(c.step_output, 16);
+    assert_int_equal(c.max_threads, 512);
+    assert_int_equal(c.shared_memory_bytes, 0); /* one warp: shuffles only */
+    assert_true(rt__config_block_x_reduce(&c));
+    assert_false(rt__config_block_y_reduce(&c));
+
+    /* var/std: vt0 = input_vec_size = 2, still vectorized. */
+    c = compat_for(&it, RT_OP_VAR, RT_F32);
+    assert_true(c.vectorize_input);
+    assert_int_equal(c.input_vec_size, 2);
+    assert_int_equal(c.vt0, 2);
+
+    /* 16-bit sum: input_vec_size 8 > vt0 4 turns vectorization off on
+       CUDA, as in PyTorch; the block is the same (dim0 caps at 512). */
+    rt__iter half = make_iter(2, 1, shape, strides, 2, 0);
+    c = compat_for(&half, RT_OP_SUM, RT_BF16);
+    assert_false(c.vectorize_input);
+    assert_int_equal(c.input_vec_size, 8);
+    assert_dims3(c.block, 32, 16, 1);
+
+    /* Exactly 128 values is not enough (PyTorch: dim0 > 128); 129 is. */
+    int64_t s128[] = {128, 64}, st128[] = {1, 128};
+    rt__iter it128 = make_iter(2, 1, s128, st128, 4, 0);
+    assert_false(compat_for(&it128, RT_OP_SUM, RT_F32).vectorize_input);
+    int64_t s129[] = {129, 64}, st129[] = {1, 129};
+    rt__iter it129 = make_iter(2, 1, s129, st129, 4, 0);
+    assert_true(compat_for(&it129, RT_OP_SUM, RT_F32).vectorize_input);
+
+    /* Two reduced dims that do not coalesce: no input vectors. */
+    int64_t s2[] = {200, 3, 5}, st2[] = {1, 1000, 3000};
+    rt__iter two = make_iter(3, 2, s2, st2, 4, 0);
+    c = compat_for(&two, RT_OP_SUM, RT_F32);
+    assert_false(c.vectorize_input);
+    assert_true(rt__config_block_x_reduce(&c));
+}
+
+/* Column sums of a 64 x n matrix: lanes own adjacent outputs, up to 4 per
+   thread when the base, n and the row stride allow it. */
+static int column_vec(int64_t n, size_t base_offset) {
+    int64_t shape[] = {64, n}, strides[] = {n, 1};
+    rt__iter it = make_iter(2, 1, shape, strides, 4, base_offset);
+    rt__launch_config c = compat_for(&it, RT_OP_SUM, RT_F32);
+    assert_false(c.vectorize_input);
+    assert_int_equal(c.max_threads, 512 / c.output_vec_size);
+    assert_false(rt__config_block_x_reduce(&c));
+    return c.output_vec_size;
+}
+
+static void test_vectorized_output(void **state) {
+    (void)state;
+    assert_int_equal(column_vec(64, 0), 4);
+    assert_int_equal(column_vec(64, 8), 2); /* base 2 elements past alignment */
+    assert_int_equal(column_vec(64, 4), 1); /* base 1 element past */
+    assert_int_equal(column_vec(6, 0), 2);  /* extent and row stride 6 */
+    assert_int_equal(column_vec(7, 0), 1);
+
+    /* 64 x 64, vec 4: dim0 = 64 / 4 = 16 lanes, 8 warps of 16 lanes (128
+       threads max); 64 values per thread is below min(8 * 16, 256), so the
+       warps own outputs too: 16 * 8 = 128 vectors per block, one block. */
+    int64_t shape[] = {64, 64}, strides[] = {64, 1};
+    rt__iter it = make_iter(2, 1, shape, strides, 4, 0);
+    rt__launch_config c = compat_for(&it, RT_OP_SUM, RT_F32);
+    assert_dims3(c.block, 16, 8, 1);
+    assert_dims3(c.grid, 1, 1, 1);
+    assert_int_equal(c.output_mult[0], 1);
+    assert_int_equal(c.output_mult[1], 16);
+    assert_int_equal(c.step_output, 128);
+    assert_int_equal(c.shared_memory_bytes, 0);
+
+    /* A second kept dim with an odd stride (513 elements) forbids vectors. */
+    int64_t s3[] = {64, 8, 3}, st3[] = {8, 1, 513};
+    rt__iter odd = make_iter(3, 1, s3, st3, 4, 0);
+    assert_int_equal(compat_for(&odd, RT_OP_SUM, RT_F32).output_vec_size, 1);
+    /* f64: the widths count elements, so an 8-byte offset is misaligned. */
+    rt__iter dbl = make_iter(2, 1, shape, strides, 8, 8);
+    assert_int_equal(compat_for(&dbl, RT_OP_SUM, RT_F64).output_vec_size, 1);
+}
+
+static void test_block_x_and_block_y_splits(void **state) {
+    (void)state;
+    /* 8 contiguous values per row, 100000 rows: 8 lanes split each row
+       (block_x_reduce by shuffles), 64 warps rows own outputs. */
+    int64_t s_rows[] = {8, 100000}, st_rows[] = {1, 8};
+    rt__iter rows = make_iter(2, 1, s_rows, st_rows, 4, 0);
+    rt__launch_config c = compat_for(&rows, RT_OP_SUM, RT_F32);
+    assert_dims3(c.block, 8, 64, 1);
+    assert_dims3(c.grid, 1563, 1, 1); /* ceil(100000 / 64) */
+    assert_true(rt__config_block_x_reduce(&c));
+    assert_false(rt__config_block_y_reduce(&c));
+    assert_int_equal(c.shared_memory_bytes, 0);
+
+    /* 4096 contiguous values, one output: 512 lanes (more than a warp, so
+       shared memory: 512 * 4 bytes) and 8 values each, too few to split
+       across warps or blocks. */
+    int64_t s_full[] = {4096}, st_full[] = {1};
+    rt__iter full = make_iter(1, 1, s_full, st_full, 4, 0);
+    c = compat_for(&full, RT_OP_SUM, RT_F32);
+    assert_dims3(c.block, 512, 1, 1);
+    assert_dims3(c.grid, 1, 1, 1);
+    assert_int_equal(c.step_input, 512);
+    assert_false(rt__config_block_y_reduce(&c));
+    assert_int_equal(c.shared_memory_bytes, 2048);
+
+    /* Column sums of 4096 x 4096: lanes own float4 outputs (32 x 4 = 128
+       columns per block), 4 warps split the rows (block_y_reduce in shared
+       memory: 4 bytes * 128 threads * 4 outputs), and 64 blocks per column
+       tile split them again (global reduce; PyTorch's grid (32, 64)). */
+    int64_t s_col[] = {4096, 4096}, st_col[] = {4096, 1};
+    rt__iter col = make_iter(2, 1, s_col, st_col, 4, 0);
+    c = compat_for(&col, RT_OP_SUM, RT_F32);
+    assert_dims3(c.block, 32, 4, 1);
+    assert_dims3(c.grid, 32, 64, 1);
+    assert_int_equal(c.output_vec_size, 4);
+    assert_int_equal(c.input_mult[0], 0);
+    assert_int_equal(c.input_mult[1], 1);
+    assert_int_equal(c.input_mult[2], 4);
+    assert_int_equal(c.output_mult[0], 1);
+    assert_int_equal(c.step_input, 256);
+    assert_int_equal(c.step_output, 32);
+    assert_true(rt__config_block_y_reduce(&c));
+    assert_int_equal(c.shared_memory_bytes, 2048);
+}
+
+static void test_global_reduce(void **state) {
+    (void)state;
+    /* 2^20 contiguous values: 512 lanes, 2048 values each; a wave is
+       132 SMs * 4 blocks = 528 blocks, but 16 values per thread is the
+       floor, so 2048 / 16 = 128 blocks (PyTorch's grid (1, 128)). Lanes
+       combine in the block first, so one partial per block. */
+    int64_t shape[] = {1 << 20}, strides[] = {1};
+    rt__iter it = make_iter(1, 1, shape, strides, 4, 0);
+    rt__launch_config c = compat_for(&it, RT_OP_SUM, RT_F32);
+    assert_dims3(c.grid, 1, 128, 1);
+    assert_int_equal(c.ctas_per_output, 128);
+    assert_true(rt__config_global_reduce(&c));
+    assert_int_equal(c.input_mult[0], 1);
+    assert_int_equal(c.input_mult[1], 512);
+    assert_int_equal(c.input_mult[2], 512);
+    assert_int_equal(c.step_input, 512 * 128);
+    assert_int_equal(c.staging_bytes, 128 * 4);
+    assert_int_equal(c.semaphore_count, 1);
+    /* argmax partials are (value, index) pairs of 16 bytes. */
+    c = compat_for(&it, RT_OP_ARGMAX, RT_F32);
+    assert_int_equal(c.staging_bytes, 128 * 16);
+    assert_int_equal(c.shared_memory_bytes, 512 * 16);
+
+    /* Columns: every lane keeps its own 4 outputs, so the partials are
+       32 x 64 blocks * 32 lanes * 4 outputs * 4 bytes. */
+    int64_t s_col[] = {4096, 4096}, st_col[] = {4096, 1};
+    rt__iter col = make_iter(2, 1, s_col, st_col, 4, 0);
+    c = compat_for(&col, RT_OP_SUM, RT_F32);
+    assert_int_equal(c.staging_bytes, (int64_t)32 * 64 * 32 * 4 * 4);
+    assert_int_equal(c.semaphore_count, 32);
+
+    /* Enough outputs to fill the GPU: no global reduce however long the
+       rows (4 x 4096 x 4096 over dim 0 launches 32768 blocks). */
+    int64_t s_wide[] = {4, 4096 * 4096}, st_wide[] = {4096 * 4096, 1};
+    rt__iter wide = make_iter(2, 1, s_wide, st_wide, 4, 0);
+    c = compat_for(&wide, RT_OP_SUM, RT_F32);
+    assert_false(rt__config_global_reduce(&c));
+    assert_int_equal(c.ctas_per_output, 1);
+    assert_int_equal(c.staging_bytes, 0);
+    assert_int_equal(c.semaphore_count, 0);
+}
+
+static void assert_single_thread(const rt__launch_config *c) {
+    assert_dims3(c->block, 1, 1, 1);
+    assert_dims3(c->grid, 1, 1, 1);
+    assert_int_equal(c->num_threads, 1);
+    assert_int_equal(c->shared_memory_bytes, 0);
+    assert_false(rt__config_block_y_reduce(c));
+    assert_false(rt__config_global_reduce(c));
+}
+
+static void test_rank0_and_single_element(void **state) {
+    (void)state;
+    /* Rank 0: PyTorch's ndim() == 0 branch, one thread "splitting" the
+       input over lanes of width 1. */
+    rt__iter it0 = make_iter(0, 0, NULL, NULL, 4, 0);
+    rt__launch_config c = compat_for(&it0, RT_OP_SUM, RT_F32);
+    assert_single_thread(&c);
+    assert_int_equal(c.input_mult[0], 1);
+    assert_int_equal(c.output_mult[1], 1);
+
+    /* One kept element of extent 1: no reduction at any level. */
+    int64_t one[] = {1}, unit[] = {1};
+    rt__iter kept = make_iter(1, 0, one, unit, 4, 0);
+    c = compat_for(&kept, RT_OP_MAX, RT_F32);
+    assert_single_thread(&c);
+    assert_false(rt__config_block_x_reduce(&c));
+    assert_int_equal(c.output_vec_size, 1);
+
+    /* The iter builder's view of a real 0-d and a 1-element tensor. */
+    rt_tensor scalar = {.data = g_base, .dtype = RT_F32, .ndim = 0};
+    int64_t no_strides[1] = {0};
+    rt__iter built;
+    rt__iter_build_raw(&scalar, no_strides, 4, 0, false, &built);
+    c = compat_for(&built, RT_OP_SUM, RT_F32);
+    assert_single_thread(&c);
+    rt_tensor single = {.data = g_base, .dtype = RT_F32, .ndim = 2, .shape = {1, 1},
+                        .strides = {1, 1}};
+    int64_t out_strides[] = {0, 0};
+    rt__iter_build_raw(&single, out_strides, 4, 3u, false, &built);
+    c = compat_for(&built, RT_OP_SUM, RT_F32);
+    assert_single_thread(&c);
+}
+
+/* What rt__config_compute refuses, leaving *cfg untouched. */
+static void test_rejects(void **state) {
+    (void)state;
+    int64_t shape[] = {64, 64}, strides[] = {64, 1};
+    rt__iter it = make_iter(2, 1, shape, strides, 4, 0);
+    rt__op_traits t = rt__op_traits_for(RT_OP_SUM, RT_F32, RT_F32, false);
+    rt__device_props dev = rt__device_props_h200();
+    rt__launch_config c, poison;
+    memset(&poison, 0xA5, sizeof poison);
+    c = poison;
+
+    /* No work: the executor handles empty outputs and empty reductions
+       without a launch, so a config request for one is a bug. */
+    rt__iter empty_out = make_iter(2, 1, (int64_t[]){64, 0}, strides, 4, 0);
+    assert_int_equal(empty_out.num_outputs, 0);
+    assert_int_equal(rt__config_compute(&empty_out, &t, &dev, RT_POLICY_COMPAT, &c),
+                     RT_ERR_INTERNAL);
+    rt__iter empty_red = make_iter(2, 1, (int64_t[]){0, 64}, strides, 4, 0);
+    assert_int_equal(rt__config_compute(&empty_red, &t, &dev, RT_POLICY_TUNED, &c),
+                     RT_ERR_INTERNAL);
+    /* More than one 32-bit piece: 2^16 * 2^16 elements. */
+    rt__iter huge = make_iter(2, 1, (int64_t[]){65536, 65536}, (int64_t[]){65536, 1}, 4, 0);
+    assert_int_equal(rt__config_compute(&huge, &t, &dev, RT_POLICY_COMPAT, &c), RT_ERR_INTERNAL);
+
+    assert_int_equal(rt__config_compute(NULL, &t, &dev, RT_POLICY_COMPAT, &c),
+                     RT_ERR_NULL_POINTER);
+    assert_int_equal(rt__config_compute(&it, NULL, &dev, RT_POLICY_COMPAT, &c),
+                     RT_ERR_NULL_POINTER);
+    assert_int_equal(rt__config_compute(&it, &t, NULL, RT_POLICY_COMPAT, &c),
+                     RT_ERR_NULL_POINTER);
+    assert_int_equal(rt__config_compute(&it, &t, &dev, RT_POLICY_COMPAT, NULL),
+                     RT_ERR_NULL_POINTER);
+    /* DEFAULT is resolved by the caller (the problem's policy). */
+    assert_int_equal(rt__config_compute(&it, &t, &dev, RT_POLICY_DEFAULT, &c),
+                     RT_ERR_BAD_ARGUMENT);
+    assert_int_equal(rt__config_compute(&it, &t, &dev, (rt_policy)7, &c), RT_ERR_BAD_ARGUMENT);
+
+    rt__device_props bad = dev;
+    bad.num_sms = 0;
+    assert_int_equal(rt__config_compute(&it, &t, &bad, RT_POLICY_COMPAT, &c), RT_ERR_BAD_ARGUMENT);
+    bad = dev;
+    bad.warp_size = 48;
+    assert_int_equal(rt__config_compute(&it, &t, &bad, RT_POLICY_COMPAT, &c), RT_ERR_BAD_ARGUMENT);
+    bad = dev;
+    bad.max_threads_per_block = 256;
+    assert_int_equal(rt__config_compute(&it, &t, &bad, RT_POLICY_COMPAT, &c), RT_ERR_BAD_ARGUMENT);
+    /* A device with too little shared memory for the block_y reduce of
+       4096 x 4096 column sums (2048 bytes). */
+    rt__iter col = make_iter(2, 1, (int64_t[]){4096, 4096}, (int64_t[]){4096, 1}, 4, 0);
+    bad = dev;
+    bad.shared_mem_per_block = 1024;
+    assert_int_equal(rt__config_compute(&col, &t, &bad, RT_POLICY_COMPAT, &c), RT_ERR_BAD_ARGUMENT);
+    /* Traits that do not describe the iter's input (f64 traits, f32 iter). */
+    rt__op_traits wrong = rt__op_traits_for(RT_OP_SUM, RT_F64, RT_F64, false);
+    assert_int_equal(rt__config_compute(&it, &wrong, &dev, RT_POLICY_COMPAT, &c),
+                     RT_ERR_BAD_ARGUMENT);
+    rt__iter bad_iter = it;
+    bad_iter.num_reduce_dims = 3;
+    assert_int_equal(rt__config_compute(&bad_iter, &t, &dev, RT_POLICY_COMPAT, &c),
+                     RT_ERR_BAD_ARGUMENT);
+    assert_memory_equal(&c, &poison, sizeof c);
+}
+
+/* PyTorch's per-op template arguments and accumulator sizes. */
+static void test_op_traits(void **state) {
+    (void)state;
+    static const struct {
+        rt_op op;
+        rt_dtype in, out;
+        bool idx;
+        int acc, vt0, ivs, noutputs;
+    } rows[] = {
+        {RT_OP_SUM, RT_F32, RT_F32, false, 4, 4, 4, 1},
+        {RT_OP_SUM, RT_F16, RT_F16, false, 4, 4, 8, 1},   /* float acc, 8-wide */
+        {RT_OP_SUM, RT_BF16, RT_F32, false, 4, 4, 8, 1},
+        {RT_OP_SUM, RT_F32, RT_F64, false, 8, 4, 4, 1},   /* PyTorch casts to f64 */
+        {RT_OP_SUM, RT_F64, RT_F64, false, 8, 4, 4, 1},
+        {RT_OP_SUM, RT_I32, RT_I64, false, 8, 4, 4, 1},   /* int64 accumulation */
+        {RT_OP_SUM, RT_BOOL, RT_I64, false, 8, 4, 4, 1},
+        {RT_OP_PROD, RT_U8, RT_I64, false, 8, 4, 4, 1},
+        {RT_OP_MEAN, RT_BF16, RT_BF16, false, 4, 4, 8, 1},
+        {RT_OP_MIN, RT_F16, RT_F16, false, 4, 4, 4, 1},   /* compared in f32 */
+        {RT_OP_MAX, RT_I8, RT_I8, false, 1, 4, 4, 1},
+        {RT_OP_MAX, RT_F64, RT_F64, false, 8, 4, 4, 1},
+        {RT_OP_MAX, RT_F32, RT_F32, true, 16, 4, 4, 2},   /* (value, index) */
+        {RT_OP_ARGMAX, RT_F32, RT_I64, false, 16, 4, 4, 1},
+        {RT_OP_ARGMIN, RT_U8, RT_I64, false, 16, 4, 4, 1},
+        {RT_OP_VAR, RT_F32, RT_F32, false, 16, 2, 2, 1},  /* Welford, vt0 2 */
+        {RT_OP_STD, RT_F16, RT_F16, false, 16, 2, 2, 1},
+        {RT_OP_VAR, RT_F64, RT_F64, false, 32, 2, 2, 1},
+        {RT_OP_NORM, RT_F32, RT_F32, false, 4, 4, 4, 1},
+        {RT_OP_NORM, RT_F64, RT_F64, false, 8, 4, 4, 1},
+        {RT_OP_ANY, RT_F32, RT_BOOL, false, 1, 4, 4, 1},
+        {RT_OP_ALL, RT_BOOL, RT_BOOL, false, 1, 4, 4, 1},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        rt__op_traits t = rt__op_traits_for(rows[k].op, rows[k].in, rows[k].out, rows[k].idx);
+        assert_int_equal(t.input_size, (int)rt_dtype_size(rows[k].in));
+        assert_int_equal(t.output_size, (int)rt_dtype_size(rows[k].out));
+        assert_int_equal(t.acc_size, rows[k].acc);
+        assert_int_equal(t.vt0, rows[k].vt0);
+        assert_int_equal(t.input_vec_size, rows[k].ivs);
+        assert_int_equal(t.noutputs, rows[k].noutputs);
+    }
+    rt__device_props h200 = rt__device_props_h200();
+    assert_int_equal(h200.num_sms, 132);
+    assert_int_equal(h200.max_threads_per_sm, 2048);
+    assert_int_equal(h200.warp_size, 32);
+    assert_int_equal(h200.max_threads_per_block, 1024);
+    assert_int_equal(h200.shared_mem_per_block, 49152);
+    assert_int_equal(h200.l2_bytes, 60 * 1024 * 1024);
+}
+
+/* TUNED delegates to COMPAT for now: the same config, labelled TUNED. */
+static void test_tuned_is_compat_for_now(void **state) {
+    (void)state;
+    int64_t s_col[] = {4096, 4096}, st_col[] = {4096, 1};
+    int64_t s_row[] = {1000, 77}, st_row[] = {1, 1000};
+    int64_t s_3d[] = {5, 13, 77}, st_3d[] = {1001, 1, 13};
+    rt__iter its[] = {make_iter(2, 1, s_col, st_col, 4, 0), make_iter(2, 1, s_row, st_row, 4, 0),
+                      make_iter(3, 1, s_3d, st_3d, 4, 0)};
+    for (size_t k = 0; k < sizeof its / sizeof its[0]; k++) {
+        rt__launch_config a = config_for(&its[k], RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
+        rt__launch_config b = config_for(&its[k], RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+        b.policy = RT_POLICY_COMPAT;
+        /* Compared through the JSON text, which lists every field (a
+           memory compare would also compare padding). */
+        char ja[1024], jb[1024];
+        assert_true(rt__config_to_json(&a, ja, sizeof ja) < (int)sizeof ja);
+        assert_true(rt__config_to_json(&b, jb, sizeof jb) < (int)sizeof jb);
+        assert_string_equal(ja, jb);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vectorized_input),
+        cmocka_unit_test(test_vectorized_output),
+        cmocka_unit_test(test_block_x_and_block_y_splits),
+        cmocka_unit_test(test_global_reduce),
+        cmocka_unit_test(test_rank0_and_single_element),
+        cmocka_unit_test(test_rejects),
+        cmocka_unit_test(test_op_traits),
+        cmocka_unit_test(test_tuned_is_compat_for_now),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
