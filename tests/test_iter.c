@@ -283,6 +283,15 @@ static void test_zero_size(void **state) {
     build(&in, 2u, false, &it);
     assert_int_equal(in_shift(&it), 0);
     assert_int_equal(out_shift(&it), 0);
+
+    /* Nor need they be small: nothing may overflow (UBSan watches). */
+    int64_t huge_shape[] = {0, 5, (int64_t)1 << 40, (int64_t)1 << 40};
+    int64_t huge[] = {INT64_MAX / 2, INT64_MIN, 0, 0};
+    in = tensor(RT_F64, 4, huge_shape, huge);
+    build(&in, 0xeu, false, &it);
+    assert_int_equal(it.num_outputs, 0);
+    assert_int_equal(it.inputs_per_output, INT64_MAX); /* saturated, never read */
+    assert_true(rt__iter_fits(&it, 0)); /* no element, nothing to index */
 }
 
 static void test_rank_zero(void **state) {

@@ -26,8 +26,18 @@ typedef struct dims {
     int norder;
 } dims;
 
-static int64_t abs64(int64_t v) {
-    return v < 0 ? -v : v;
+char *rt__iter_shift(char *p, int64_t count, int64_t stride) {
+    return (char *)(uintptr_t)((uintptr_t)p + (uintptr_t)((uint64_t)count * (uint64_t)stride));
+}
+
+int64_t rt__iter_mul_sat(int64_t a, int64_t b) {
+    int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+/* |v| as unsigned, defined even for INT64_MIN. */
+static uint64_t magnitude(int64_t v) {
+    return v < 0 ? 0u - (uint64_t)v : (uint64_t)v;
 }
 
 /*
@@ -45,7 +55,7 @@ static int compare_dims(const dims *w, int d0, int d1) {
         return d0 > d1 ? -1 : 1;
     for (int k = 0; k < w->norder; k++) {
         int op = w->order[k];
-        int64_t s0 = abs64(w->stride[op][d0]), s1 = abs64(w->stride[op][d1]);
+        uint64_t s0 = magnitude(w->stride[op][d0]), s1 = magnitude(w->stride[op][d1]);
         if (s0 == 0 || s1 == 0)
             continue; /* broadcast: let the next operand decide */
         if (s0 != s1)
@@ -149,7 +159,10 @@ void rt__iter_build_from(const rt__iter_source *src, rt__iter *it) {
         for (int k = 0; k < w.norder; k++) {
             int op = w.order[k];
             bool zero = w.reduced[d] && op != RT__ITER_IN; /* outputs do not move */
-            w.stride[op][d] = zero ? 0 : src->strides[op][d] * src->elem_size[op];
+            /* Wrapping multiply: an empty tensor's strides are not
+               validated, and must not make this UB. */
+            uint64_t bytes = (uint64_t)src->strides[op][d] * (uint64_t)src->elem_size[op];
+            w.stride[op][d] = zero ? 0 : (int64_t)bytes;
         }
     }
     /* An empty input reads nothing, and its strides need not describe
@@ -164,7 +177,7 @@ void rt__iter_build_from(const rt__iter_source *src, rt__iter *it) {
             continue;
         if (last >= 0 && w.reduced[perm[last]] == w.reduced[d] &&
             continues(&w, it->shape[last], perm[last], d)) {
-            it->shape[last] *= w.shape[d];
+            it->shape[last] = rt__iter_mul_sat(it->shape[last], w.shape[d]);
             continue;
         }
         /* perm[] doubles as the record of which logical dim each iter dim

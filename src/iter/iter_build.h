@@ -36,15 +36,10 @@ void rt__iter_build_from(const rt__iter_source *src, rt__iter *it);
 /* p moved by count * stride bytes. The arithmetic is done on integers:
    bases may be NULL (rt__iter_build_raw) and empty tensors may carry
    strides whose products mean nothing, neither of which may be UB. */
-static inline char *rt__iter_shift(char *p, int64_t count, int64_t stride) {
-    return (char *)(uintptr_t)((uintptr_t)p + (uintptr_t)((uint64_t)count * (uint64_t)stride));
-}
+char *rt__iter_shift(char *p, int64_t count, int64_t stride);
 
 /* a * b, or INT64_MAX when it overflows (a, b >= 0). */
-static inline int64_t rt__iter_mul_sat(int64_t a, int64_t b) {
-    int64_t r;
-    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
-}
+int64_t rt__iter_mul_sat(int64_t a, int64_t b);
 
 /* Recomputes it->num_outputs and it->inputs_per_output from the shape. */
 void rt__iter_recount(rt__iter *it);

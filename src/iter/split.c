@@ -9,6 +9,11 @@
  */
 #include "iter_build.h"
 
+/* |s|, saturated so INT64_MIN (a stride no non-empty tensor has) is no UB. */
+static int64_t magnitude(int64_t s) {
+    return s == INT64_MIN ? INT64_MAX : s < 0 ? -s : s;
+}
+
 /* limit <= 0 means the 32-bit bound of the kernels. */
 static int64_t effective_limit(int64_t limit) {
     return limit > 0 ? limit : INT32_MAX;
@@ -33,7 +38,7 @@ bool rt__iter_fits(const rt__iter *it, int64_t limit) {
         int64_t forward = 0, backward = 0; /* farthest byte offsets reached */
         for (int d = 0; d < it->ndim; d++) {
             int64_t steps = it->shape[d] - 1, s = it->strides[op][d];
-            int64_t mag = s < 0 ? -s : s;
+            int64_t mag = magnitude(s);
             int64_t *reach = s < 0 ? &backward : &forward;
             if (steps <= 0 || mag == 0)
                 continue;
@@ -69,7 +74,7 @@ static int dim_to_split(const rt__iter *it) {
             if (it->elem_size[op] == 0)
                 continue;
             int64_t s = it->strides[op][d];
-            int64_t reach = rt__iter_mul_sat(it->shape[d] - 1, s < 0 ? -s : s);
+            int64_t reach = rt__iter_mul_sat(it->shape[d] - 1, magnitude(s));
             if (reach > best_reach) {
                 best_reach = reach;
                 best = d;
