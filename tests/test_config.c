@@ -1,8 +1,10 @@
 /*
- * src/config: the COMPAT policy against PyTorch 2.11's own launches on an
- * H200 (tests/data/torch_reduce_configs.jsonl), then each branch of the
- * policy on hand-built iteration spaces whose configs are worked out in the
- * comments, the op traits, the checks, and the JSON writer.
+ * src/config against PyTorch 2.11's own launches on an H200
+ * (tests/data/torch_reduce_configs.jsonl): every case whose last launch is
+ * the reduce kernel must get PyTorch's block, grid, output_vec_size,
+ * thread bound and dynamic shared memory from the COMPAT policy. Also
+ * rt__config_to_json, read back field by field. The policy's branches one
+ * by one are in tests/test_config_branches.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,7 +27,7 @@ enum { J_MAX_NODES = 1024 };
 
 typedef struct jnode {
     int type;
-    double num;  /* J_NUM, J_BOOL (0/1) */
+    double num;      /* J_NUM, J_BOOL (0/1) */
     const char *str; /* J_STR: raw text between the quotes */
     int len;
     const char *key; /* member name when inside an object */
