@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""reduce_tensor against PyTorch eager and torch.compile, on the same tensors.
+
+Loads the built library through ctypes (bench/rt_ctypes.py) and, for every
+case of rt_bench's suite, builds the input in PyTorch (the same shape,
+strides, storage offset and dtype), calls reduce_tensor on its data_ptr()
+on torch's current stream, checks the result against torch's once, then
+times reduce_tensor, torch eager and torch.compile (Inductor) with
+torch.cuda.Event: warm-up, median of --reps, rotating over input copies
+that together exceed 4x the L2. Prints a table and writes JSON (--json).
+
+The suite has one definition, the table in bench/suite.c: this script reads
+it from `rt_bench --list-json` (--bench-bin, or build*/bench/rt_bench when
+found), or from an rt_bench results file (--bench-json), which also brings
+the per-case read ceiling and the CUB time, so the table can show % of the
+ceiling and the ratio to the best of eager, compile and CUB.
+
+--cpu-smoke needs neither torch nor a GPU: it checks the ctypes layer on a
+CPU context (bench/cpu_smoke.py).
+"""
+import argparse
+import ctypes
+import glob
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import rt_ctypes as rt  # noqa: E402
+
+# Same tolerances as bench/check.c: a few output ulps for 16-bit results.
+RTOL = {"f64": 1e-9, "f32": 1e-4, "f16": 2e-3, "bf16": 8e-3}
+TORCH_DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16",
+                "i8": "int8", "u8": "uint8", "i16": "int16", "i32": "int32",
+                "i64": "int64", "bool": "bool"}
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--lib", help="libreduce_tensor.so (default: newest build*/libreduce_tensor.so)")
+    p.add_argument("--bench-bin", help="rt_bench binary to read the suite from (--list-json)")
+    p.add_argument("--bench-json", help="rt_bench --json results: suite, ceilings and CUB times")
+    p.add_argument("--json", help="write the results here")
+    p.add_argument("--filter", default="", help="only cases whose name contains this")
+    p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
+    p.add_argument("--reps", type=int, default=100, help="timed calls per measurement")
+    p.add_argument("--warmup", type=int, default=10, help="untimed calls before them")
+    p.add_argument("--host-calls", type=int, default=10000, help="calls per host-overhead batch")
+    p.add_argument("--policy", choices=["tuned", "compat"], help="reduce_tensor launch policy")
+    p.add_argument("--device", type=int, default=0, help="CUDA device index")
+    p.add_argument("--cpu-smoke", action="store_true",
+                   help="check the ctypes layer on a CPU context and exit (no torch needed)")
+    return p.parse_args(argv)
+
+
+def load_suite(args):
+    """(cases, rt_bench results document or None)."""
+    if args.bench_json:
+        with open(args.bench_json) as f:
+            doc = json.load(f)
+        return doc["cases"], doc
+    exe = args.bench_bin
+    if exe is None:
+        found = glob.glob(os.path.join(ROOT, "build*", "bench", "rt_bench"))
+        exe = max(found, key=os.path.getmtime) if found else None
+    if exe is None:
+        sys.exit("compare_torch: no suite: pass --bench-bin build/bench/rt_bench "
+                 "or --bench-json results.json")
+    out = subprocess.run([exe, "--list-json"], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)["cases"], None
+
+
+def median_of_events(torch, call, ncopies, reps, warmup):
+    """Median microseconds of call(k) between two events; k walks the copies
+    across warm-up and timing, as rt_bench's slots do."""
+    for k in range(warmup):
+        call(k % ncopies)
+    torch.cuda.synchronize()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for r in range(reps):
+        starts[r].record()
+        call((warmup + r) % ncopies)
+        ends[r].record()
+    torch.cuda.synchronize()
+    return statistics.median(1000.0 * s.elapsed_time(e) for s, e in zip(starts, ends))
+
+
+def host_rate(torch, call, n):
+    """Microseconds per call of n back-to-back calls and one sync, median of 5."""
+    per = []
+    for _ in range(5):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(n):
+            call(0)
+        torch.cuda.synchronize()
+        per.append((time.perf_counter() - t0) / n)
+    return 1e6 * statistics.median(per)
+
+
+def torch_fn(torch, case):
+    """The PyTorch expression for a case, or None when torch has none."""
+    op, kd, nd = case["op"], case["keepdim"], len(case["shape"])
+    red = tuple(sorted(d % nd for d in case["dims"])) if case["dims"] else tuple(range(nd))
+    if op in ("sum", "mean"):
+        f = getattr(torch, op)
+        return lambda x: f(x, dim=red, keepdim=kd)
+    if op in ("max", "min"):
+        f = torch.amax if op == "max" else torch.amin
+        return lambda x: f(x, dim=red, keepdim=kd)
+    if op in ("var", "std"):
+        f, c = getattr(torch, op), case["correction"]
+        return lambda x: f(x, dim=red, correction=c, keepdim=kd)
+    if op == "norm":
+        return lambda x: torch.linalg.vector_norm(x, ord=case["p"], dim=red, keepdim=kd)
+    if op in ("any", "all"):
+        f = getattr(torch, op)
+        def seq(x):  # one dim at a time: tuple dims need torch >= 2.2
+            for d in reversed(red):
+                x = f(x, dim=d, keepdim=kd)
+            return x
+        return seq
+    if op in ("prod", "argmax", "argmin"):
+        f = getattr(torch, op)
+        if len(red) == 1:
+            return lambda x: f(x, dim=red[0], keepdim=kd)
+        if len(red) == nd and not kd:
+            return lambda x: f(x)  # flat, row-major: our index convention
+    return None
+
+
+def matches(torch, got, want, dtype):
+    """(ok, worst error in units of the tolerance)."""
+    if tuple(got.shape) != tuple(want.shape):
+        return False, math.inf
+    if dtype in RTOL:
+        g, w = got.double(), want.double()
+        both_nan = torch.isnan(g) & torch.isnan(w)
+        err = ((g - w).abs() / (RTOL[dtype] * w.abs() + 1e-30)).masked_fill(both_nan, 0.0)
+        worst = float(err.nan_to_num(math.inf).max()) if err.numel() else 0.0
+        return worst <= 1.0, worst
+    ok = torch.equal(got, want.to(got.dtype))
+    return ok, 0.0 if ok else math.inf
+
+
+class Case:
+    """One case's tensors in PyTorch: input copies (separate storages with
+    identical layout, so torch.compile sees one signature), outputs, and the
+    reduce_tensor arguments bound to them."""
+
+    def __init__(self, torch, lib, ctx, case, ncopies, device):
+        self.case = case
+        dt = getattr(torch, TORCH_DTYPES[case["dtype"]])
+        n = case["storage"]
+        gen = torch.Generator(device=device).manual_seed(zlib.crc32(case["name"].encode()))
+        if case["fill"] == "sparse":  # about one element in 2^14 nonzero, as rt_bench
+            first = (torch.rand(n, device=device, generator=gen) < 2.0 ** -14).to(dt)
+        elif dt.is_floating_point:  # [0.5, 1.5): never zero
+            wide = torch.float64 if dt == torch.float64 else torch.float32
+            first = (torch.rand(n, device=device, generator=gen, dtype=wide) + 0.5).to(dt)
+        elif dt == torch.bool:
+            first = torch.ones(n, dtype=dt, device=device)
+        else:
+            first = torch.randint(1, 101, (n,), device=device, generator=gen, dtype=dt)
+        storages = [first] + [first.clone() for _ in range(ncopies - 1)]
+        self.views = [s.as_strided(case["shape"], case["strides"], case["offset"])
+                      for s in storages]
+        out_dt = getattr(torch, TORCH_DTYPES[case["out_dtype"]])
+        self.outs = [torch.empty(case["out_shape"], dtype=out_dt, device=device)
+                     for _ in range(ncopies)]
+        self.args = []
+        for v, o in zip(self.views, self.outs):
+            tin = rt.make_tensor(v.data_ptr(), case["dtype"], list(v.shape), list(v.stride()))
+            tout = rt.make_tensor(o.data_ptr(), case["out_dtype"], list(o.shape), list(o.stride()))
+            self.args.append(lib.make_args(case["op"], tin, case["dims"], case["keepdim"], tout,
+                                           correction=case["correction"], p=case["p"]))
+        refs = [ctypes.byref(a) for a in self.args]
+        fn, name = lib.reduce_ex, case["name"]
+
+        def rt_call(k):
+            s = fn(ctx, refs[k])
+            if s != rt.RT_OK:
+                raise rt.RtError(lib, s, name)
+        self.rt_call = rt_call
+
+
+def copies_for(case, l2_bytes, reps, warmup):
+    """Input copies to rotate through: enough that 4x L2 passes between two
+    uses of one copy, but never more than the calls that use them."""
+    elem = rt.DTYPE_SIZE[case["dtype"]]
+    slot = case["storage"] * elem + case["write_bytes"]
+    if slot >= 4 * l2_bytes:
+        return 1
+    return max(1, min(-(-4 * l2_bytes // slot), reps + warmup))
+
+
+def run_case(torch, lib, ctx, case, opts, l2_bytes, device):
+    """Times one case; returns its result row (dict)."""
+    row = {"name": case["name"], "group": case["group"], "kind": case["kind"],
+           "bytes": case["read_bytes"] + case["write_bytes"],
+           "rt_us": None, "eager_us": None, "compile_us": None, "notes": []}
+    host = case["kind"] == "host_overhead"
+    ncopies = 1 if host else copies_for(case, l2_bytes, opts.reps, opts.warmup)
+    t = Case(torch, lib, ctx, case, ncopies, device)
+    flush = torch.empty(2 * l2_bytes // 4 + 1, dtype=torch.float32, device=device)
+
+    def measure(call):
+        flush.zero_()  # whatever the fill left in L2 is gone before the first call
+        if host:
+            return host_rate(torch, call, opts.host_calls)
+        return median_of_events(torch, call, ncopies, opts.reps, opts.warmup)
+
+    t.rt_call(0)
+    f = torch_fn(torch, case)
+    if f is None:
+        row["notes"].append("no torch expression for this case")
+        row["check"] = "no-reference"
+    else:
+        want = f(t.views[0])
+        ok, worst = matches(torch, t.outs[0], want, case["out_dtype"])
+        row["check"], row["max_err"] = ("ok" if ok else "MISMATCH"), worst
+    row["rt_us"] = measure(t.rt_call)
+    if f is not None:
+        row["eager_us"] = measure(lambda k: f(t.views[k]))
+    if f is not None and not opts.no_compile:
+        try:
+            torch._dynamo.reset()  # a fresh cache per case: no recompile limit, no fallback
+            cf = torch.compile(f, dynamic=False)
+            got = cf(t.views[0])
+            ok, _ = matches(torch, got, f(t.views[0]), case["out_dtype"])
+            if not ok:
+                row["notes"].append("torch.compile result differs from eager")
+            row["compile_us"] = measure(lambda k: cf(t.views[k]))
+        except Exception as e:  # Inductor unavailable or failing: report, go on
+            row["notes"].append("torch.compile failed: %s" % str(e).splitlines()[0][:120])
+    if host:
+        row["calls_per_s"] = {k[:-3]: 1e6 / row[k] for k in ("rt_us", "eager_us", "compile_us")
+                              if row[k]}
+    return row
+
+
+def add_peers(row, case):
+    """Best peer (eager, compile, CUB from rt_bench), ratio and % of ceiling."""
+    peers = {"eager": row["eager_us"], "compile": row["compile_us"], "cub": case.get("cub_us")}
+    peers = {k: v for k, v in peers.items() if v}
+    row["cub_us"] = peers.get("cub")
+    if peers and row["rt_us"]:
+        best = min(peers, key=peers.get)
+        row["best_peer"], row["best_peer_us"] = best, peers[best]
+        row["ratio_rt_to_best"] = row["rt_us"] / peers[best]
+    ceiling = case.get("ceiling_gbps")
+    if ceiling and row["kind"] == "reduce":
+        row["ceiling_gbps"] = ceiling
+        row["pct_ceiling"] = {k: 100.0 * row["bytes"] / (us * 1e3) / ceiling
+                              for k, us in dict(peers, rt=row["rt_us"]).items() if us}
+
+
+def fmt(x, spec="%.2f"):
+    return spec % x if x is not None else "-"
+
+
+def print_row(row):
+    if "error" in row:
+        print("%-32s error: %s" % (row["name"], row["error"]))
+        return
+    pct = row.get("pct_ceiling", {}).get("rt")
+    print("%-32s %9s %9s %10s %9s %-8s %7s %6s  %s%s" % (
+        row["name"], fmt(row["rt_us"]), fmt(row["eager_us"]), fmt(row["compile_us"]),
+        fmt(row.get("cub_us")), row.get("best_peer", "-"), fmt(row.get("ratio_rt_to_best")),
+        fmt(pct, "%.1f"), row.get("check", "-"),
+        "".join("; " + n for n in row["notes"])))
+
+
+def main(argv):
+    opts = parse_args(argv)
+    lib_path = opts.lib or rt.find_library(ROOT)
+    if lib_path is None:
+        sys.exit("compare_torch: no build*/libreduce_tensor.so found: build it or pass --lib")
+    lib = rt.Lib(lib_path)
+    if opts.cpu_smoke:
+        import cpu_smoke
+        return 1 if cpu_smoke.run(lib) else 0
+
+    import torch
+    cases, bench = load_suite(opts)
+    cases = [c for c in cases if opts.filter in c["name"]]
+    device = torch.device("cuda", opts.device)
+    torch.cuda.set_device(device)
+    props = torch.cuda.get_device_properties(device)
+    l2_bytes = getattr(props, "L2_cache_size", 0) or \
+        (bench["device"]["l2_bytes"] if bench else 60 << 20)
+    if bench and bench["device"]["name"] != props.name:
+        print("warning: rt_bench ran on %s, this is %s: its ceilings and CUB times do not "
+              "apply" % (bench["device"]["name"], props.name))
+    stream = torch.cuda.current_stream(device).cuda_stream
+    ctx = lib.context(rt.DEVICE_CUDA, opts.device, ctypes.c_void_p(stream), opts.policy)
+    print("torch %s on %s, library %s, median of %d, policy %s" % (
+        torch.__version__, props.name, lib_path, opts.reps, opts.policy or "tuned"))
+    print("%-32s %9s %9s %10s %9s %-8s %7s %6s  %s" % (
+        "case", "rt_us", "eager_us", "compile_us", "cub_us", "best", "rt/best", "%ceil", "check"))
+    rows, failed = [], 0
+    try:
+        for case in cases:
+            try:
+                row = run_case(torch, lib, ctx, case, opts, l2_bytes, device)
+                add_peers(row, case)
+            except Exception as e:  # one failing case must not lose the others
+                row = {"name": case["name"], "group": case["group"], "error": str(e)}
+            failed += "error" in row or row.get("check") == "MISMATCH"
+            rows.append(row)
+            print_row(row)
+            sys.stdout.flush()
+            torch.cuda.empty_cache()
+    finally:
+        torch.cuda.synchronize()
+        lib.destroy(ctx)
+    if opts.json:
+        with open(opts.json, "w") as f:
+            json.dump({"tool": "compare_torch", "torch": torch.__version__, "device": props.name,
+                       "library": lib_path, "reps": opts.reps, "policy": opts.policy or "tuned",
+                       "bench_json": opts.bench_json, "cases": rows}, f, indent=1)
+    print("%d cases, %d failed" % (len(rows), failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
