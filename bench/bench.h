@@ -53,9 +53,9 @@ typedef struct rt__bench_env {
 typedef struct rt__bench_result {
     const rt__bench_case *c;
     rt__bench_layout l;
-    const char *skipped;  /* non-NULL: why the case did not run (static text) */
     rt_status status;     /* the library's answer to the first call */
-    char error[160];      /* a CUDA or allocation failure, "" if none */
+    char error[160];      /* a CUDA or allocation failure that stopped the case, "" if none */
+    char note[160];       /* a problem that did not stop it (a peer failed), "" if none */
     int nslots;           /* input/output copies rotated through */
     double time_us;       /* median of reps */
     double min_us;
@@ -106,11 +106,14 @@ void rt__bench_timing_release(rt__bench_env *env);
 /*
  * Compares the GPU output at d_out (contiguous, r->l.out's shape) with the
  * CPU context's result for the same input, whose storage (r->l.storage
- * elements) is at d_storage. Sets r->check, r->max_err, r->mismatches.
- * Synchronises env->stream. Allocation failures give "cpu-failed".
+ * elements) is at d_storage. Sets r->check ("ok" or "MISMATCH"),
+ * r->max_err and r->mismatches; a host-side failure (allocation, the CPU
+ * backend refusing the case) gives "cpu-failed" and a reason in r->note.
+ * Synchronises env->stream; returns the CUDA error of copying the result
+ * back (a faulting kernel surfaces here), cudaSuccess otherwise.
  */
-void rt__bench_check(rt__bench_env *env, const void *d_storage, const void *d_out,
-                     rt__bench_result *r);
+cudaError_t rt__bench_check(rt__bench_env *env, const void *d_storage, const void *d_out,
+                            rt__bench_result *r);
 
 /* ---- report.c ---- */
 

@@ -96,22 +96,28 @@ static void compare(const void *gpu, const void *cpu, rt_dtype d, int64_t n, rt_
     r->check = bad ? "MISMATCH" : "ok";
 }
 
-void rt__bench_check(rt__bench_env *env, const void *d_storage, const void *d_out,
-                     rt__bench_result *r) {
+cudaError_t rt__bench_check(rt__bench_env *env, const void *d_storage, const void *d_out,
+                            rt__bench_result *r) {
     const rt__bench_layout *l = &r->l;
     size_t out_bytes = l->write_bytes;
     void *h_in = malloc(l->storage_bytes > 0 ? l->storage_bytes : 1);
     void *h_gpu = malloc(out_bytes > 0 ? out_bytes : 1);
     void *h_cpu = malloc(out_bytes > 0 ? out_bytes : 1);
+    cudaError_t e = cudaSuccess;
     r->check = "cpu-failed";
-    if (h_in == NULL || h_gpu == NULL || h_cpu == NULL || env->cpu_ctx == NULL)
+    if (h_in == NULL || h_gpu == NULL || h_cpu == NULL || env->cpu_ctx == NULL) {
+        snprintf(r->note, sizeof r->note, "CPU oracle: out of host memory");
         goto done;
-    if (cudaMemcpyAsync(h_in, d_storage, l->storage_bytes, cudaMemcpyDeviceToHost,
-                        env->stream) != cudaSuccess ||
-        cudaMemcpyAsync(h_gpu, d_out, out_bytes, cudaMemcpyDeviceToHost, env->stream) !=
-            cudaSuccess ||
-        cudaStreamSynchronize(env->stream) != cudaSuccess)
+    }
+    e = cudaMemcpyAsync(h_in, d_storage, l->storage_bytes, cudaMemcpyDeviceToHost, env->stream);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(h_gpu, d_out, out_bytes, cudaMemcpyDeviceToHost, env->stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(env->stream); /* also where a faulting kernel shows up */
+    if (e != cudaSuccess) {
+        r->check = "off";
         goto done;
+    }
 
     rt_tensor in = l->in, out = l->out;
     in.data = (char *)h_in + (size_t)r->c->offset * rt_dtype_size(in.dtype);
@@ -125,11 +131,14 @@ void rt__bench_check(rt__bench_env *env, const void *d_storage, const void *d_ou
     a.keepdim = r->c->keepdim;
     a.out = &out;
     a.p = l->p;
-    if (reduce_tensor_ex(env->cpu_ctx, &a) != RT_OK)
-        goto done;
-    compare(h_gpu, h_cpu, out.dtype, l->out_numel, r);
+    rt_status s = reduce_tensor_ex(env->cpu_ctx, &a);
+    if (s != RT_OK)
+        snprintf(r->note, sizeof r->note, "CPU oracle: %s", rt_status_string(s));
+    else
+        compare(h_gpu, h_cpu, out.dtype, l->out_numel, r);
 done:
     free(h_in);
     free(h_gpu);
     free(h_cpu);
+    return e;
 }

@@ -301,7 +301,11 @@ def main(argv):
         print("warning: rt_bench ran on %s, this is %s: its ceilings and CUB times do not "
               "apply" % (bench["device"]["name"], props.name))
     stream = torch.cuda.current_stream(device).cuda_stream
-    ctx = lib.context(rt.DEVICE_CUDA, opts.device, ctypes.c_void_p(stream), opts.policy)
+    try:
+        ctx = lib.context(rt.DEVICE_CUDA, opts.device, ctypes.c_void_p(stream), opts.policy)
+    except rt.RtError as e:
+        sys.exit("compare_torch: %s\n(is %s a CUDA build? pass --lib build-xxx/libreduce_tensor.so)"
+                 % (e, lib_path))
     print("torch %s on %s, library %s, median of %d, policy %s" % (
         torch.__version__, props.name, lib_path, opts.reps, opts.policy or "tuned"))
     print("%-32s %9s %9s %10s %9s %-8s %7s %6s  %s" % (

@@ -45,7 +45,7 @@ template <> __device__ __forceinline__ __nv_bfloat16 dense_value<__nv_bfloat16>(
     return __float2bfloat16_rn(unit_f32(h));
 }
 // Integers 1..100: sums of a few million stay far from int64 wrap, and the
-// values are never zero. Bool is 1.
+// values are never zero.
 #define RT_BENCH_INT_VALUE(T)                                                                      \
     template <> __device__ __forceinline__ T dense_value<T>(uint64_t h) {                          \
         return (T)(1 + (h >> 32) % 100);                                                           \
@@ -56,6 +56,14 @@ RT_BENCH_INT_VALUE(int16_t)
 RT_BENCH_INT_VALUE(int32_t)
 RT_BENCH_INT_VALUE(int64_t)
 #undef RT_BENCH_INT_VALUE
+
+// rt_bool storage: one byte that must be 0 or 1, whatever the fill.
+struct bool8 {
+    uint8_t v;
+    __device__ explicit bool8(float f) : v(f != 0.0f) {}
+};
+static_assert(sizeof(bool8) == 1, "bool8 must be one byte");
+template <> __device__ __forceinline__ bool8 dense_value<bool8>(uint64_t) { return bool8(1.0f); }
 
 // One in 2^14 elements is nonzero: rows of a few thousand elements then
 // give a mix of true and false for any(), which is what makes it a test.
@@ -151,7 +159,7 @@ extern "C" cudaError_t rt__bench_fill_launch(void *dst, int64_t count, int dtype
     case RT_I16: return fill_as<int16_t>(dst, count, fill, seed, stream);
     case RT_I32: return fill_as<int32_t>(dst, count, fill, seed, stream);
     case RT_I64: return fill_as<int64_t>(dst, count, fill, seed, stream);
-    case RT_BOOL: return fill_as<uint8_t>(dst, count, fill, seed, stream); // 1 byte, 0 or 1
+    case RT_BOOL: return fill_as<bool8>(dst, count, fill, seed, stream);
     default: return cudaErrorInvalidValue;
     }
 }

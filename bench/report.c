@@ -26,10 +26,6 @@ void rt__bench_print_header(FILE *f, const rt__bench_env *env) {
 
 void rt__bench_print_row(FILE *f, const rt__bench_result *r) {
     const char *name = r->c->name;
-    if (r->skipped != NULL) {
-        fprintf(f, "%-32s skipped: %s\n", name, r->skipped);
-        return;
-    }
     if (r->status != RT_OK) {
         fprintf(f, "%-32s %s: %s\n", name, rt_status_name(r->status), rt_status_string(r->status));
         return;
@@ -52,6 +48,8 @@ void rt__bench_print_row(FILE *f, const rt__bench_result *r) {
     fprintf(f, "  %s", r->check);
     if (r->mismatches > 0)
         fprintf(f, " (%lld wrong, worst %.3g x tol)", (long long)r->mismatches, r->max_err);
+    if (r->note[0] != '\0')
+        fprintf(f, "; %s", r->note);
     fputc('\n', f);
 }
 
@@ -66,17 +64,14 @@ static void num(FILE *f, const char *key, double x) {
 static void write_result(FILE *f, const rt__bench_result *r) {
     fprintf(f, "    {\n");
     rt__bench_case_json(f, r->c, &r->l, "      ");
-    const char *state = r->skipped ? "skipped" : r->status != RT_OK ? "failed"
-                                             : r->error[0]      ? "error"
-                                                                : "ok";
+    const char *state = r->status != RT_OK ? "failed" : r->error[0] ? "error" : "ok";
     fprintf(f, ",\n      \"state\": \"%s\", \"status\": \"%s\"", state, rt_status_name(r->status));
-    fprintf(f, ",\n      \"message\": \"");
-    const char *msg = r->skipped ? r->skipped : r->status != RT_OK ? rt_status_string(r->status)
-                                                                  : r->error;
-    for (; *msg; ++msg)
-        fprintf(f, *msg == '"' || *msg == '\\' ? "\\%c" : "%c", *msg);
-    fprintf(f, "\"");
-    if (r->skipped == NULL && r->status == RT_OK && r->error[0] == '\0') {
+    const char *msg = r->status != RT_OK ? rt_status_string(r->status) : r->error;
+    fprintf(f, ",\n      \"message\": ");
+    rt__bench_json_string(f, msg);
+    fprintf(f, ", \"note\": ");
+    rt__bench_json_string(f, r->note);
+    if (r->status == RT_OK && r->error[0] == '\0') {
         fprintf(f, ",\n      \"bytes\": %zu, \"slots\": %d", r->l.read_bytes + r->l.write_bytes,
                 r->nslots);
         num(f, "time_us", r->time_us);
@@ -109,10 +104,10 @@ bool rt__bench_write_json(const char *path, const rt__bench_env *env,
         return false;
     fprintf(f, "{\n  \"tool\": \"rt_bench\", \"version\": \"%d.%d.%d\",\n", RT_VERSION_MAJOR,
             RT_VERSION_MINOR, RT_VERSION_PATCH);
-    fprintf(f, "  \"device\": {\"name\": \"%s\", \"cc\": \"%d.%d\", \"sm_count\": %d, "
-               "\"l2_bytes\": %zu, \"mem_bytes\": %zu},\n",
-            env->device_name, env->cc_major, env->cc_minor, env->sm_count, env->l2_bytes,
-            env->mem_bytes);
+    fprintf(f, "  \"device\": {\"name\": ");
+    rt__bench_json_string(f, env->device_name);
+    fprintf(f, ", \"cc\": \"%d.%d\", \"sm_count\": %d, \"l2_bytes\": %zu, \"mem_bytes\": %zu},\n",
+            env->cc_major, env->cc_minor, env->sm_count, env->l2_bytes, env->mem_bytes);
     fprintf(f, "  \"policy\": \"%s\", \"reps\": %d, \"warmup\": %d, \"host_calls\": %d,\n",
             policy_name(env->policy), env->reps, env->warmup, env->host_calls);
     fprintf(f, "  \"ceilings\": {\"read_gbps\": %.6g, \"read_bytes\": %zu, \"copy_gbps\": %.6g, "

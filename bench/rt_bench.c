@@ -70,8 +70,12 @@ static int cub_call(void *p, int slot) {
     return cub_enqueue(s) != cudaSuccess;
 }
 
+/* Records a CUDA failure that stops the case, and clears the runtime's
+   last-error slot so a non-sticky error (an allocation) does not show up
+   again in the next case's launch checks. */
 static void set_error(rt__bench_result *r, const char *what, cudaError_t e) {
     snprintf(r->error, sizeof r->error, "%s: %s", what, cudaGetErrorString(e));
+    cudaGetLastError();
 }
 
 static double now_s(void) {
@@ -113,15 +117,17 @@ static void measure(case_state *s, rt__bench_result *r) {
         r->status = s->status;
         return;
     }
-    r->check = "off";
-    if (env->check)
-        rt__bench_check(env, s->in_pool, s->out_pool, r);
+    cudaError_t e = env->check ? rt__bench_check(env, s->in_pool, s->out_pool, r) : cudaSuccess;
+    if (e != cudaSuccess) {
+        set_error(r, "the first call's result", e);
+        return;
+    }
     if (s->c->kind == RT__BENCH_HOST_OVERHEAD) {
         run_host_overhead(s, r);
         r->status = s->status;
         return;
     }
-    cudaError_t e = rt__bench_time(env, rt_call, s, r->nslots, &r->time_us, &r->min_us);
+    e = rt__bench_time(env, rt_call, s, r->nslots, &r->time_us, &r->min_us);
     r->status = s->status;
     if (e != cudaSuccess) {
         if (r->status == RT_OK)
@@ -142,9 +148,10 @@ static void measure(case_state *s, rt__bench_result *r) {
             e = cudaMalloc(&s->cub_temp, s->cub_temp_bytes > 0 ? s->cub_temp_bytes : 1);
         if (e == cudaSuccess)
             e = rt__bench_time(env, cub_call, s, r->nslots, &r->cub_us, &cub_min);
-        if (e != cudaSuccess) {
+        if (e != cudaSuccess) { /* reduce_tensor's numbers stand without it */
             r->cub_us = 0.0;
-            set_error(r, "CUB peer", e);
+            snprintf(r->note, sizeof r->note, "CUB peer: %s", cudaGetErrorString(e));
+            cudaGetLastError(); /* clear it, so the next case starts clean */
         }
     }
 }
@@ -206,6 +213,7 @@ static void run_case(rt__bench_env *env, const rt__bench_case *c, uint64_t seed,
    error (after printing why). */
 static int parse_args(int argc, char **argv, rt__bench_env *env, const char **filter,
                       const char **json, bool *list) {
+    int reps = 0; /* --reps wins over --quick, whatever their order */
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -226,7 +234,7 @@ static int parse_args(int argc, char **argv, rt__bench_env *env, const char **fi
         } else if (v != NULL && strcmp(a, "--json") == 0) {
             *json = argv[++i];
         } else if (v != NULL && strcmp(a, "--reps") == 0 && atoi(v) > 0) {
-            env->reps = atoi(argv[++i]);
+            reps = atoi(argv[++i]);
         } else if (v != NULL && strcmp(a, "--device") == 0 && atoi(v) >= 0) {
             env->device = atoi(argv[++i]);
         } else if (v != NULL && strcmp(a, "--policy") == 0 &&
@@ -237,6 +245,8 @@ static int parse_args(int argc, char **argv, rt__bench_env *env, const char **fi
             return 2;
         }
     }
+    if (reps > 0)
+        env->reps = reps;
     return 0;
 }
 
@@ -298,8 +308,12 @@ int main(int argc, char **argv) {
 
     const char *why = setup(&env);
     cudaError_t e = why == NULL ? rt__bench_device_ceilings(&env) : cudaSuccess;
-    if (why == NULL && e != cudaSuccess)
-        why = cudaGetErrorString(e);
+    char ceiling_msg[200];
+    if (why == NULL && e != cudaSuccess) {
+        snprintf(ceiling_msg, sizeof ceiling_msg, "measuring the ceilings: %s",
+                 cudaGetErrorString(e));
+        why = ceiling_msg;
+    }
     if (why != NULL) {
         fprintf(stderr, "rt_bench: %s\n", why);
         teardown(&env);

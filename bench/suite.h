@@ -86,8 +86,13 @@ bool rt__bench_case_matches(const rt__bench_case *c, const char *filter);
 void rt__bench_case_json(FILE *f, const rt__bench_case *c, const rt__bench_layout *l,
                          const char *indent);
 
+/* Writes s (NULL: "") as a JSON string literal, escaping quotes,
+   backslashes and control characters. */
+void rt__bench_json_string(FILE *f, const char *s);
+
 /* Prints `{"cases": [...]}` with every case matching filter, to f. Returns
-   RT_OK, or the first case's layout error (a broken table). */
+   RT_OK, or the first case's layout error (a broken table; the case is
+   named on stderr and nothing is printed to f). */
 rt_status rt__bench_list_json(FILE *f, const char *filter);
 
 #endif /* RT_BENCH_SUITE_H */

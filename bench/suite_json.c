@@ -12,9 +12,7 @@ static void write_i64_array(FILE *f, const int64_t *v, int n) {
     fputc(']', f);
 }
 
-/* Case strings are ours ([a-z0-9_.x], brackets, parens, commas, colons,
-   quotes never), but escape anyway so a new row cannot break the file. */
-static void write_string(FILE *f, const char *s) {
+void rt__bench_json_string(FILE *f, const char *s) {
     fputc('"', f);
     for (; s != NULL && *s; ++s) {
         if (*s == '"' || *s == '\\')
@@ -34,11 +32,11 @@ static const char *cub_name(int cub) {
 void rt__bench_case_json(FILE *f, const rt__bench_case *c, const rt__bench_layout *l,
                          const char *indent) {
     fprintf(f, "%s\"name\": ", indent);
-    write_string(f, c->name);
+    rt__bench_json_string(f, c->name);
     fprintf(f, ",\n%s\"group\": ", indent);
-    write_string(f, c->group);
+    rt__bench_json_string(f, c->group);
     fprintf(f, ",\n%s\"view\": ", indent);
-    write_string(f, c->view);
+    rt__bench_json_string(f, c->view);
     fprintf(f, ",\n%s\"kind\": \"%s\",\n", indent,
             c->kind == RT__BENCH_HOST_OVERHEAD ? "host_overhead" : "reduce");
     fprintf(f, "%s\"op\": \"%s\", \"dtype\": \"%s\", \"out_dtype\": \"%s\",\n", indent,

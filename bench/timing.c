@@ -112,8 +112,10 @@ double rt__bench_read_ceiling(rt__bench_env *env, size_t bytes) {
     int nslots = rt__bench_slot_count(env, s.slot_bytes);
     double med = 0.0, min = 0.0;
     if (grow_pool(env, (size_t)nslots * s.slot_bytes) != cudaSuccess ||
-        rt__bench_time(env, read_call, &s, nslots, &med, &min) != cudaSuccess || med <= 0.0)
+        rt__bench_time(env, read_call, &s, nslots, &med, &min) != cudaSuccess || med <= 0.0) {
+        cudaGetLastError(); /* reported as a 0 ceiling; keep it out of later checks */
         return 0.0;
+    }
     double gbps = (double)bytes / (med * 1e3);
     if (env->cache_len < (int)(sizeof(env->cache_bytes) / sizeof(env->cache_bytes[0]))) {
         env->cache_bytes[env->cache_len] = bytes;
