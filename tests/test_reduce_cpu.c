@@ -73,8 +73,8 @@ static void count(tally *t, const rt_case *c)
 
 static void print_tally(const char *name, const tally *t)
 {
-    static const char *ops[] = {"sum", "prod", "mean", "min", "max", "argmin",
-                                "argmax", "var", "std", "norm", "any", "all"};
+    static const char *ops[] = {"sum",    "prod", "mean", "min",  "max", "argmin",
+                                "argmax", "var",  "std",  "norm", "any", "all"};
     printf("[ %s ] %d cases:", name, t->cases);
     for (int i = 0; i < RT_OP_COUNT; i++)
         printf(" %s %d", ops[i], t->per_op[i]);
@@ -108,7 +108,8 @@ static void test_random_cases(void **state)
             o.op = op;
             o.dtype = d;
             for (uint64_t k = 0; k < 4; k++) {
-                assert_int_equal(rt_case_make(&c, 100000 + (uint64_t)(op * 100 + d * 10) + k, &o), 0);
+                assert_int_equal(rt_case_make(&c, 100000 + (uint64_t)(op * 100 + d * 10) + k, &o),
+                                 0);
                 count(&t, &c);
                 run_case(ctx, &c);
                 rt_case_free(&c);
@@ -168,7 +169,7 @@ static void test_threads(void **state)
 static const rt_dtype float_dtypes[] = {RT_F32, RT_F64, RT_F16, RT_BF16};
 
 #define SMALL(ctx, op, in, out, param, ...)                                                        \
-    rt_small_reduce(ctx, op, in, out, (const double[]){__VA_ARGS__},                              \
+    rt_small_reduce(ctx, op, in, out, (const double[]){__VA_ARGS__},                               \
                     (int64_t)(sizeof((const double[]){__VA_ARGS__}) / sizeof(double)), 1, param)
 
 /* Index of the chosen element for argmin, argmax, min and max (all four
@@ -202,13 +203,13 @@ static void test_extremes_nan_ties(void **state)
         int64_t stride = s == 0 ? 1 : s == 1 ? -1 : 3;
         for (size_t i = 0; i < 4; i++) {
             rt_dtype d = float_dtypes[i];
-            expect_extremes(ctx, d, (double[]){N_, 1, 2, N_}, 4, stride, 0, 0);        /* NaN first */
-            expect_extremes(ctx, d, (double[]){3, 1, 2, N_}, 4, stride, 3, 3);         /* NaN last */
-            expect_extremes(ctx, d, (double[]){1, N_, 0, N_, 5}, 5, stride, 1, 1);     /* several */
-            expect_extremes(ctx, d, (double[]){2, 5, 1, 5, 2, 1}, 6, stride, 2, 1);    /* inner ties */
-            expect_extremes(ctx, d, (double[]){1, 3, 3, 1}, 4, stride, 0, 1);          /* both ends */
-            expect_extremes(ctx, d, (double[]){0.0, -0.0, 1, -0.0}, 4, stride, 0, 2);  /* +0 first */
-            expect_extremes(ctx, d, (double[]){-0.0, 0.0, -1, 0.0}, 4, stride, 2, 0);  /* -0 first */
+            expect_extremes(ctx, d, (double[]){N_, 1, 2, N_}, 4, stride, 0, 0);     /* NaN first */
+            expect_extremes(ctx, d, (double[]){3, 1, 2, N_}, 4, stride, 3, 3);      /* NaN last */
+            expect_extremes(ctx, d, (double[]){1, N_, 0, N_, 5}, 5, stride, 1, 1);  /* several */
+            expect_extremes(ctx, d, (double[]){2, 5, 1, 5, 2, 1}, 6, stride, 2, 1); /* inner ties */
+            expect_extremes(ctx, d, (double[]){1, 3, 3, 1}, 4, stride, 0, 1);       /* both ends */
+            expect_extremes(ctx, d, (double[]){0.0, -0.0, 1, -0.0}, 4, stride, 0, 2); /* +0 first */
+            expect_extremes(ctx, d, (double[]){-0.0, 0.0, -1, 0.0}, 4, stride, 2, 0); /* -0 first */
             expect_extremes(ctx, d, (double[]){-INFINITY, INFINITY, -INFINITY}, 3, stride, 0, 1);
         }
         for (rt_dtype d = RT_I8; d <= RT_I64; d++)
@@ -279,14 +280,15 @@ static void test_var_std(void **state)
         assert_true(fabsl(r.value - sqrtl(5.0L / 3)) < 1e-2L);
         r = SMALL(ctx, RT_OP_VAR, d, d, 0, 7);
         assert_true(r.value == 0);
-        assert_true(isnan(SMALL(ctx, RT_OP_VAR, d, d, 1, 7).value));      /* N == correction */
-        assert_true(isnan(SMALL(ctx, RT_OP_STD, d, d, 2, 7, 8).value));   /* N == correction */
-        assert_true(isnan(SMALL(ctx, RT_OP_VAR, d, d, 3, 7, 8).value));   /* N < correction */
+        assert_true(isnan(SMALL(ctx, RT_OP_VAR, d, d, 1, 7).value));    /* N == correction */
+        assert_true(isnan(SMALL(ctx, RT_OP_STD, d, d, 2, 7, 8).value)); /* N == correction */
+        assert_true(isnan(SMALL(ctx, RT_OP_VAR, d, d, 3, 7, 8).value)); /* N < correction */
         assert_true(isnan(rt_small_reduce(ctx, RT_OP_VAR, d, d, NULL, 0, 1, 0).value));
         assert_true(isnan(SMALL(ctx, RT_OP_VAR, d, d, 1, 1, NAN, 3).value));
     }
     /* A large offset: Welford/Chan keep the digits a naive sum of squares loses. */
-    rt_small_result r = SMALL(ctx, RT_OP_VAR, RT_F64, RT_F64, 0, 1e9 + 1, 1e9 + 2, 1e9 + 3, 1e9 + 4);
+    rt_small_result r =
+        SMALL(ctx, RT_OP_VAR, RT_F64, RT_F64, 0, 1e9 + 1, 1e9 + 2, 1e9 + 3, 1e9 + 4);
     assert_true(fabsl(r.value - 1.25L) < 1e-6L);
 }
 
@@ -308,7 +310,8 @@ static void test_norms(void **state)
         double ps[] = {0, 1, 2, 3, 0.5, INFINITY};
         for (size_t k = 0; k < 6; k++) /* empty: 0 */
             assert_true(rt_small_reduce(ctx, RT_OP_NORM, d, d, NULL, 0, 1, ps[k]).value == 0);
-        assert_true(rt_small_reduce(ctx, RT_OP_NORM, d, d, NULL, 0, 1, -INFINITY).value == INFINITY);
+        assert_true(rt_small_reduce(ctx, RT_OP_NORM, d, d, NULL, 0, 1, -INFINITY).value ==
+                    INFINITY);
         assert_true(rt_small_reduce(ctx, RT_OP_NORM, d, d, NULL, 0, 1, -1).value == INFINITY);
     }
 }
@@ -322,7 +325,8 @@ static void test_any_all(void **state)
         assert_true(SMALL(ctx, RT_OP_ALL, d, RT_BOOL, 0, NAN, 1).bits == 1);
         assert_true(SMALL(ctx, RT_OP_ANY, d, RT_BOOL, 0, -0.0, 0.0).bits == 0);
         assert_true(SMALL(ctx, RT_OP_ALL, d, RT_BOOL, 0, 1, -0.0).bits == 0);
-        assert_true(SMALL(ctx, RT_OP_ANY, d, RT_BOOL, 0, -0.0, 1e-30).bits == (d == RT_F16 ? 0 : 1));
+        assert_true(SMALL(ctx, RT_OP_ANY, d, RT_BOOL, 0, -0.0, 1e-30).bits ==
+                    (d == RT_F16 ? 0 : 1));
     }
     for (rt_dtype d = RT_I8; d <= RT_BOOL; d++) {
         assert_true(SMALL(ctx, RT_OP_ANY, d, RT_BOOL, 0, 0, 0, 1).bits == 1);
@@ -351,7 +355,8 @@ static void test_integer_wrap(void **state)
     assert_true(SMALL(ctx, RT_OP_SUM, RT_I8, RT_I64, 0, 100, 100).value == 200);
     assert_true(SMALL(ctx, RT_OP_SUM, RT_U8, RT_U8, 0, 200, 100).value == 44);
     assert_true(SMALL(ctx, RT_OP_SUM, RT_U8, RT_I64, 0, 200, 100).value == 300);
-    assert_true(SMALL(ctx, RT_OP_PROD, RT_I16, RT_I16, 0, 300, 300).value == (int16_t)(90000 - 65536 * 1));
+    assert_true(SMALL(ctx, RT_OP_PROD, RT_I16, RT_I16, 0, 300, 300).value ==
+                (int16_t)(90000 - 65536 * 1));
     assert_true(SMALL(ctx, RT_OP_SUM, RT_BOOL, RT_I64, 0, 1, 1, 0, 1).value == 3);
     assert_true(SMALL(ctx, RT_OP_SUM, RT_BOOL, RT_BOOL, 0, 1, 1, 0, 1).bits == 1);
     /* 256 ones into an i8 sum wraps to 0; into a bool, 0 is false. */
@@ -396,7 +401,7 @@ static void test_half_conversions(void **state)
     assert_int_equal(rt__f32_to_bf16(1.0f + 0x3p-8f), 0x3f82);
     assert_int_equal(rt__f32_to_bf16(rt__f32_from_bits(0x7f7f8000u)), 0x7f80); /* tie: even = inf */
     assert_int_equal(rt__f32_to_bf16(rt__f32_from_bits(0x00010000u)), 0x0001); /* subnormal */
-    uint16_t nb = rt__f32_to_bf16(rt__f32_from_bits(0x7f800001u)); /* NaN, not inf */
+    uint16_t nb = rt__f32_to_bf16(rt__f32_from_bits(0x7f800001u));             /* NaN, not inf */
     assert_true((nb & 0x7f80) == 0x7f80 && (nb & 0x7f));
     assert_true(rt__bf16_to_f32(0x3f80) == 1.0f && rt__bf16_to_f32(0xff80) == -INFINITY);
     /* Every 16-bit pattern survives a round trip through binary32. */
@@ -474,9 +479,9 @@ static void test_empty(void **state)
         rt_op op;
         double p;
         float want;
-    } rows[] = {{RT_OP_SUM, 2, 0},          {RT_OP_PROD, 2, 1},       {RT_OP_MEAN, 2, NAN},
-                {RT_OP_VAR, 2, NAN},        {RT_OP_STD, 2, NAN},      {RT_OP_NORM, 0, 0},
-                {RT_OP_NORM, 2, 0},         {RT_OP_NORM, INFINITY, 0}, {RT_OP_NORM, -INFINITY, INFINITY}};
+    } rows[] = {{RT_OP_SUM, 2, 0},   {RT_OP_PROD, 2, 1},        {RT_OP_MEAN, 2, NAN},
+                {RT_OP_VAR, 2, NAN}, {RT_OP_STD, 2, NAN},       {RT_OP_NORM, 0, 0},
+                {RT_OP_NORM, 2, 0},  {RT_OP_NORM, INFINITY, 0}, {RT_OP_NORM, -INFINITY, INFINITY}};
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
         rt_reduce_args a;
         rt_reduce_args_init(&a);
@@ -498,7 +503,8 @@ static void test_empty(void **state)
     assert_int_equal(reduce_tensor(ctx, RT_OP_ALL, &in, &d1, 1, false, &ob), RT_OK);
     assert_true(bo[0] && bo[1] && bo[2]);
     y[0] = 42;
-    assert_int_equal(reduce_tensor(ctx, RT_OP_MAX, &in, &d1, 1, false, &out), RT_ERR_EMPTY_REDUCTION);
+    assert_int_equal(reduce_tensor(ctx, RT_OP_MAX, &in, &d1, 1, false, &out),
+                     RT_ERR_EMPTY_REDUCTION);
     assert_true(y[0] == 42);
     /* A zero-size output: nothing to do, nothing written. */
     rt_tensor in2 = {x, RT_F32, 2, {0, 3}, {3, 1}}, out2 = {y, RT_F32, 1, {0}, {1}};

@@ -46,16 +46,21 @@ typedef struct plan {
     const char *in;
     char *out, *idx; /* idx NULL without an indices output */
     rt_dtype od;
-    int64_t no, N;       /* outputs, elements per output */
-    rt__cpu_rows rows;   /* reduced dims [0, R): the vertical path's rows */
-    rt__cpu_rows outer;  /* reduced dims [1, R): the inner path's runs */
+    int64_t no, N;      /* outputs, elements per output */
+    rt__cpu_rows rows;  /* reduced dims [0, R): the vertical path's rows */
+    rt__cpu_rows outer; /* reduced dims [1, R): the inner path's runs */
     bool vertical;
     const rt__cpu_kernel *k;
     rt__cpu_params prm;
-    int nwork;           /* work items, one per thread */
+    int nwork; /* work items, one per thread */
     bool split_reduce;
-    rt__cpu_acc *partial; /* split_reduce: nwork * no states, item-major */
+    rt__cpu_acc *partial;   /* split_reduce: nwork * no states, item-major */
+    unsigned char *scratch; /* vertical: SCRATCH_BYTES per work item */
 } plan;
+
+/* Per work item of a vertical plan: a tile of states, then the tile
+   function's work area. */
+#define SCRATCH_BYTES (sizeof(rt__cpu_acc) * RT__CPU_TILE + RT__CPU_TILE_WORK_BYTES)
 
 /* A position among the outputs: counters of kept dims and byte offsets. */
 typedef struct kpos {
@@ -138,12 +143,13 @@ static void reduce_runs(const plan *pl, rt__cpu_acc *a, const char *base, int64_
  * dst[o - o0].
  */
 static void reduce_block(const plan *pl, int64_t o0, int64_t o1, int64_t r0, int64_t r1,
-                         rt__cpu_acc *dst)
+                         rt__cpu_acc *dst, unsigned char *scratch)
 {
     kpos p;
     kept_seek(pl, o0, &p);
     if (pl->vertical) {
-        rt__cpu_acc tile[RT__CPU_TILE];
+        rt__cpu_acc *tile = (rt__cpu_acc *)scratch;
+        void *work = scratch + sizeof(rt__cpu_acc) * RT__CPU_TILE;
         rt__cpu_rows rows = pl->rows;
         rows.begin = r0;
         rows.end = r1;
@@ -152,7 +158,7 @@ static void reduce_block(const plan *pl, int64_t o0, int64_t o1, int64_t r0, int
             m = m < o1 - o ? m : o1 - o;
             m = m < RT__CPU_TILE ? m : RT__CPU_TILE;
             pl->k->tile(dst ? dst + (o - o0) : tile, m, pl->in + p.in, pl->s_in[pl->R], &rows,
-                        &pl->prm);
+                        &pl->prm, work);
             for (int64_t j = 0; !dst && j < m; j++)
                 finish_store(pl, &tile[j], p.out + j * pl->s_out[pl->R],
                              p.idx + j * pl->s_idx[pl->R]);
@@ -176,12 +182,13 @@ static void reduce_block(const plan *pl, int64_t o0, int64_t o1, int64_t r0, int
 /* Work item t of the plan. */
 static void run_item(const plan *pl, int t)
 {
+    unsigned char *scratch = pl->scratch ? pl->scratch + SCRATCH_BYTES * (size_t)t : NULL;
     if (pl->split_reduce)
         reduce_block(pl, 0, pl->no, part(pl->N, t, pl->nwork), part(pl->N, t + 1, pl->nwork),
-                     pl->partial + (int64_t)t * pl->no);
+                     pl->partial + (int64_t)t * pl->no, scratch);
     else
-        reduce_block(pl, part(pl->no, t, pl->nwork), part(pl->no, t + 1, pl->nwork), 0, pl->N,
-                     NULL);
+        reduce_block(pl, part(pl->no, t, pl->nwork), part(pl->no, t + 1, pl->nwork), 0, pl->N, NULL,
+                     scratch);
 }
 
 typedef struct item {
@@ -337,13 +344,18 @@ rt_status rt__cpu_execute(const rt_context *ctx, const rt__problem *pb)
 
     int threads = ctx->num_threads > 0 ? ctx->num_threads : rt__cpu_default_threads();
     plan_schedule(&pl, threads < MAX_THREADS ? threads : MAX_THREADS);
-    if (pl.split_reduce) {
+    /* Every allocation happens before any output is written, so a failure
+       leaves the outputs untouched. */
+    if (pl.split_reduce)
         pl.partial = malloc(sizeof *pl.partial * (size_t)pl.nwork * (size_t)pl.no);
-        RT_RETURN_IF(!pl.partial, RT_ERR_OUT_OF_MEMORY);
-    }
-    rt_status s = run_items(&pl);
+    if (pl.vertical)
+        pl.scratch = malloc(SCRATCH_BYTES * (size_t)pl.nwork);
+    rt_status s = (pl.split_reduce && !pl.partial) || (pl.vertical && !pl.scratch)
+                      ? RT_ERR_OUT_OF_MEMORY
+                      : run_items(&pl);
     if (s == RT_OK && pl.split_reduce)
         combine_partials(&pl);
     free(pl.partial);
+    free(pl.scratch);
     return s;
 }

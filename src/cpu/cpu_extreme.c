@@ -19,8 +19,8 @@ RT__CPU_INLINE bool fbetter(double y, double v, int is_max)
     return is_max ? y > v : y < v;
 }
 
-RT__CPU_INLINE void fbest_run_g(rt__cpu_acc *a, const char *x, int64_t n, int64_t st,
-                                int64_t idx0, double (*ld)(const char *), int is_max)
+RT__CPU_INLINE void fbest_run_g(rt__cpu_acc *a, const char *x, int64_t n, int64_t st, int64_t idx0,
+                                double (*ld)(const char *), int is_max)
 {
     if (n <= 0)
         return;
@@ -49,10 +49,11 @@ RT__CPU_INLINE void fbest_run_g(rt__cpu_acc *a, const char *x, int64_t n, int64_
 }
 
 RT__CPU_INLINE void fbest_tile_g(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,
-                                 const rt__cpu_rows *rows, double (*ld)(const char *), int is_max)
+                                 const rt__cpu_rows *rows, double (*ld)(const char *), int is_max,
+                                 void *work)
 {
-    double v[RT__CPU_TILE];
-    int64_t bi[RT__CPU_TILE];
+    double *v = (double *)work;
+    int64_t *bi = (int64_t *)work + RT__CPU_TILE;
     rt__cpu_cursor cur;
     rt__cpu_cursor_seek(rows, rows->begin, &cur);
     int64_t k = rows->begin;
@@ -104,8 +105,8 @@ RT__CPU_INLINE void fbest_merge_g(rt__cpu_acc *a, const rt__cpu_acc *b, int is_m
         *a = *b;
 }
 
-RT__CPU_INLINE void ibest_run_g(rt__cpu_acc *a, const char *x, int64_t n, int64_t st,
-                                int64_t idx0, int64_t (*ld)(const char *), int is_max)
+RT__CPU_INLINE void ibest_run_g(rt__cpu_acc *a, const char *x, int64_t n, int64_t st, int64_t idx0,
+                                int64_t (*ld)(const char *), int is_max)
 {
     if (n <= 0)
         return;
@@ -127,9 +128,10 @@ RT__CPU_INLINE void ibest_run_g(rt__cpu_acc *a, const char *x, int64_t n, int64_
 }
 
 RT__CPU_INLINE void ibest_tile_g(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,
-                                 const rt__cpu_rows *rows, int64_t (*ld)(const char *), int is_max)
+                                 const rt__cpu_rows *rows, int64_t (*ld)(const char *), int is_max,
+                                 void *work)
 {
-    int64_t v[RT__CPU_TILE], bi[RT__CPU_TILE];
+    int64_t *v = (int64_t *)work, *bi = v + RT__CPU_TILE;
     for (int64_t j = 0; j < m; j++) {
         v[j] = 0;
         bi[j] = -1;
@@ -163,8 +165,8 @@ RT__CPU_INLINE void ibest_merge_g(rt__cpu_acc *a, const rt__cpu_acc *b, int is_m
 }
 
 /* +-inf norms: max|x| (identity 0) or min|x| (identity +inf); NaN sticks. */
-RT__CPU_INLINE void ext_run_g(rt__cpu_acc *a, const char *x, int64_t n, int64_t st,
-                              int64_t idx0, double (*ld)(const char *), int is_max)
+RT__CPU_INLINE void ext_run_g(rt__cpu_acc *a, const char *x, int64_t n, int64_t st, int64_t idx0,
+                              double (*ld)(const char *), int is_max)
 {
     (void)idx0; /* the value alone is the result */
     double v = a->ext;
@@ -177,9 +179,10 @@ RT__CPU_INLINE void ext_run_g(rt__cpu_acc *a, const char *x, int64_t n, int64_t 
 }
 
 RT__CPU_INLINE void ext_tile_g(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,
-                               const rt__cpu_rows *rows, double (*ld)(const char *), int is_max)
+                               const rt__cpu_rows *rows, double (*ld)(const char *), int is_max,
+                               void *work)
 {
-    double v[RT__CPU_TILE];
+    double *v = (double *)work;
     for (int64_t j = 0; j < m; j++)
         v[j] = is_max ? 0.0 : INFINITY;
     rt__cpu_cursor cur;
@@ -285,31 +288,32 @@ enum { V_MIN, V_MAX, V_ARGMIN, V_ARGMAX, V_NORM_NINF, V_NORM_PINF, V_COUNT };
 
 /* Stamps run/tile wrappers of generic `fam` for one dtype and direction. */
 #define WRAP(fam, sfx, dir, is_max)                                                                \
-    static void run_##fam##_##dir##_##sfx(rt__cpu_acc *a, const char *x, int64_t n, int64_t st,   \
+    static void run_##fam##_##dir##_##sfx(rt__cpu_acc *a, const char *x, int64_t n, int64_t st,    \
                                           int64_t idx0, const rt__cpu_params *prm)                 \
     {                                                                                              \
         (void)prm;                                                                                 \
         fam##_run_g(a, x, n, st, idx0, rt__cpu_ld_##sfx, is_max);                                  \
     }                                                                                              \
-    static void tile_##fam##_##dir##_##sfx(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,  \
-                                           const rt__cpu_rows *rows, const rt__cpu_params *prm)    \
+    static void tile_##fam##_##dir##_##sfx(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,   \
+                                           const rt__cpu_rows *rows, const rt__cpu_params *prm,    \
+                                           void *work)                                             \
     {                                                                                              \
         (void)prm;                                                                                 \
-        fam##_tile_g(a, m, x, cs, rows, rt__cpu_ld_##sfx, is_max);                                 \
+        fam##_tile_g(a, m, x, cs, rows, rt__cpu_ld_##sfx, is_max, work);                           \
     }
 
 #define FLOAT_STAMP(E, sfx, sz)                                                                    \
     WRAP(fbest, sfx, min, 0)                                                                       \
     WRAP(fbest, sfx, max, 1)                                                                       \
-    WRAP(ext, sfx, min, 0)                                                                      \
-    WRAP(ext, sfx, max, 1)                                                                      \
+    WRAP(ext, sfx, min, 0)                                                                         \
+    WRAP(ext, sfx, max, 1)                                                                         \
     static const rt__cpu_kernel kernels_##sfx[V_COUNT] = {                                         \
         {best_init, run_fbest_min_##sfx, tile_fbest_min_##sfx, fmerge_min, fin_fvalue},            \
         {best_init, run_fbest_max_##sfx, tile_fbest_max_##sfx, fmerge_max, fin_fvalue},            \
         {best_init, run_fbest_min_##sfx, tile_fbest_min_##sfx, fmerge_min, fin_index},             \
         {best_init, run_fbest_max_##sfx, tile_fbest_max_##sfx, fmerge_max, fin_index},             \
-        {ext_init_min, run_ext_min_##sfx, tile_ext_min_##sfx, ext_merge_min, fin_ext},       \
-        {ext_init_max, run_ext_max_##sfx, tile_ext_max_##sfx, ext_merge_max, fin_ext},       \
+        {ext_init_min, run_ext_min_##sfx, tile_ext_min_##sfx, ext_merge_min, fin_ext},             \
+        {ext_init_max, run_ext_max_##sfx, tile_ext_max_##sfx, ext_merge_max, fin_ext},             \
     };
 
 #define INT_STAMP(E, sfx, sz)                                                                      \

@@ -29,7 +29,7 @@ static inline int nz_f16(const char *p)
 }
 #define nz_bf16 nz_f16 /* same sign-bit position */
 #define NZ_INT(sfx)                                                                                \
-    static inline int nz_##sfx(const char *p)                                                     \
+    static inline int nz_##sfx(const char *p)                                                      \
     {                                                                                              \
         return rt__cpu_ld_##sfx(p) != 0;                                                           \
     }
@@ -52,9 +52,10 @@ RT__CPU_INLINE void isum_run_g(rt__cpu_acc *a, const char *x, int64_t n, int64_t
 }
 
 RT__CPU_INLINE void isum_tile_g(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,
-                                const rt__cpu_rows *rows, int64_t (*ld)(const char *), int is_prod)
+                                const rt__cpu_rows *rows, int64_t (*ld)(const char *), int is_prod,
+                                void *work)
 {
-    uint64_t u[RT__CPU_TILE];
+    uint64_t *u = (uint64_t *)work;
     for (int64_t j = 0; j < m; j++)
         u[j] = is_prod ? 1u : 0u;
     rt__cpu_cursor cur;
@@ -86,9 +87,10 @@ RT__CPU_INLINE void anyall_run_g(rt__cpu_acc *a, const char *x, int64_t n, int64
 }
 
 RT__CPU_INLINE void anyall_tile_g(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,
-                                  const rt__cpu_rows *rows, int (*nz)(const char *), int is_all)
+                                  const rt__cpu_rows *rows, int (*nz)(const char *), int is_all,
+                                  void *work)
 {
-    unsigned char b[RT__CPU_TILE];
+    unsigned char *b = (unsigned char *)work;
     for (int64_t j = 0; j < m; j++)
         b[j] = (unsigned char)is_all;
     rt__cpu_cursor cur;
@@ -174,16 +176,16 @@ enum { V_SUM, V_PROD, V_ANY, V_ALL, V_COUNT };
         anyall_run_g(a, x, n, st, nz_##sfx, 1);                                                    \
     }                                                                                              \
     static void tile_any_##sfx(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,               \
-                               const rt__cpu_rows *rows, const rt__cpu_params *prm)                \
+                               const rt__cpu_rows *rows, const rt__cpu_params *prm, void *work)    \
     {                                                                                              \
         (void)prm;                                                                                 \
-        anyall_tile_g(a, m, x, cs, rows, nz_##sfx, 0);                                             \
+        anyall_tile_g(a, m, x, cs, rows, nz_##sfx, 0, work);                                       \
     }                                                                                              \
     static void tile_all_##sfx(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,               \
-                               const rt__cpu_rows *rows, const rt__cpu_params *prm)                \
+                               const rt__cpu_rows *rows, const rt__cpu_params *prm, void *work)    \
     {                                                                                              \
         (void)prm;                                                                                 \
-        anyall_tile_g(a, m, x, cs, rows, nz_##sfx, 1);                                             \
+        anyall_tile_g(a, m, x, cs, rows, nz_##sfx, 1, work);                                       \
     }
 
 #define ISUM_STAMP(sfx, name, is_prod)                                                             \
@@ -195,15 +197,18 @@ enum { V_SUM, V_PROD, V_ANY, V_ALL, V_COUNT };
         isum_run_g(a, x, n, st, rt__cpu_ld_##sfx, is_prod);                                        \
     }                                                                                              \
     static void tile_##name##_##sfx(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,          \
-                                    const rt__cpu_rows *rows, const rt__cpu_params *prm)           \
+                                    const rt__cpu_rows *rows, const rt__cpu_params *prm,           \
+                                    void *work)                                                    \
     {                                                                                              \
         (void)prm;                                                                                 \
-        isum_tile_g(a, m, x, cs, rows, rt__cpu_ld_##sfx, is_prod);                                 \
+        isum_tile_g(a, m, x, cs, rows, rt__cpu_ld_##sfx, is_prod, work);                           \
     }
 
 #define ANYALL_ROWS(sfx)                                                                           \
     {any_init, run_any_##sfx, tile_any_##sfx, any_merge, fin_bool},                                \
-        {all_init, run_all_##sfx, tile_all_##sfx, all_merge, fin_bool}
+    {                                                                                              \
+        all_init, run_all_##sfx, tile_all_##sfx, all_merge, fin_bool                               \
+    }
 
 #define INT_STAMP(E, sfx, sz)                                                                      \
     ANYALL_STAMP(sfx)                                                                              \
@@ -228,8 +233,11 @@ RT__CPU_FLOAT_DTYPES(FLOAT_STAMP)
 
 const rt__cpu_kernel *rt__cpu_int_kernel(rt_op op, rt_dtype in)
 {
-    int v = op == RT_OP_SUM ? V_SUM : op == RT_OP_PROD ? V_PROD : op == RT_OP_ANY ? V_ANY
-          : op == RT_OP_ALL ? V_ALL : -1;
+    int v = op == RT_OP_SUM    ? V_SUM
+            : op == RT_OP_PROD ? V_PROD
+            : op == RT_OP_ANY  ? V_ANY
+            : op == RT_OP_ALL  ? V_ALL
+                               : -1;
     const rt__cpu_kernel *k = NULL;
     if (v < 0)
         return NULL;

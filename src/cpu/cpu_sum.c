@@ -49,11 +49,11 @@ static double total(const rt__cpu_acc *a)
 RT__CPU_INLINE void sum_run_g(rt__cpu_acc *a, const char *x, int64_t n, int64_t st, double p,
                               double (*ld)(const char *), int64_t esz, int xf)
 {
+    const int64_t blk = esz == 8 ? RT__CPU_BLOCK : RT__CPU_BLOCK_NARROW;
     double s = a->sum.s, c = a->sum.c;
     while (n > 0) {
-        int64_t b = n < RT__CPU_BLOCK ? n : RT__CPU_BLOCK;
+        int64_t b = n < blk ? n : blk, i = 0;
         double l[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        int64_t i = 0;
         /* The contiguous case gets its own loop so the stride is a
            compile-time constant and the lanes vectorize. */
         if (st == esz) {
@@ -75,29 +75,48 @@ RT__CPU_INLINE void sum_run_g(rt__cpu_acc *a, const char *x, int64_t n, int64_t 
     a->sum.c = c;
 }
 
+/* Adds rows r[0..nr) (nr <= 4) of m columns into t; four rows at once keep
+   four memory streams in flight and touch t once per four rows. */
+RT__CPU_INLINE void sum_rows(double *t, int64_t m, const char *const *r, int nr, int64_t cs,
+                             double p, double (*ld)(const char *), int64_t esz, int xf)
+{
+    if (nr == 4 && cs == esz) {
+        for (int64_t j = 0; j < m; j++)
+            t[j] += (xform(ld(r[0] + j * esz), xf, p) + xform(ld(r[1] + j * esz), xf, p)) +
+                    (xform(ld(r[2] + j * esz), xf, p) + xform(ld(r[3] + j * esz), xf, p));
+    } else if (nr == 4) {
+        for (int64_t j = 0; j < m; j++)
+            t[j] += (xform(ld(r[0] + j * cs), xf, p) + xform(ld(r[1] + j * cs), xf, p)) +
+                    (xform(ld(r[2] + j * cs), xf, p) + xform(ld(r[3] + j * cs), xf, p));
+    } else {
+        for (int k = 0; k < nr; k++)
+            for (int64_t j = 0; j < m; j++)
+                t[j] += xform(ld(r[k] + j * cs), xf, p);
+    }
+}
+
 RT__CPU_INLINE void sum_tile_g(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,
                                const rt__cpu_rows *rows, double p, double (*ld)(const char *),
-                               int64_t esz, int xf)
+                               int64_t esz, int xf, void *work)
 {
-    double s[RT__CPU_TILE], c[RT__CPU_TILE], t[RT__CPU_TILE];
+    const int64_t blk = esz == 8 ? RT__CPU_BLOCK : RT__CPU_BLOCK_NARROW;
+    double *s = (double *)work, *c = s + RT__CPU_TILE, *t = c + RT__CPU_TILE;
     for (int64_t j = 0; j < m; j++)
         s[j] = c[j] = 0.0;
     rt__cpu_cursor cur;
     rt__cpu_cursor_seek(rows, rows->begin, &cur);
     for (int64_t left = rows->end - rows->begin; left > 0;) {
-        int64_t b = left < RT__CPU_BLOCK ? left : RT__CPU_BLOCK;
+        int64_t b = left < blk ? left : blk;
         for (int64_t j = 0; j < m; j++)
             t[j] = 0.0;
-        for (int64_t k = 0; k < b; k++) {
-            const char *row = x + cur.off;
-            if (cs == esz) {
-                for (int64_t j = 0; j < m; j++)
-                    t[j] += xform(ld(row + j * esz), xf, p);
-            } else {
-                for (int64_t j = 0; j < m; j++)
-                    t[j] += xform(ld(row + j * cs), xf, p);
+        for (int64_t k = 0; k < b;) {
+            const char *r[4];
+            int nr = 0;
+            for (; nr < 4 && k < b; nr++, k++) {
+                r[nr] = x + cur.off;
+                rt__cpu_cursor_next(rows, &cur);
             }
-            rt__cpu_cursor_next(rows, &cur);
+            sum_rows(t, m, r, nr, cs, p, ld, esz, xf);
         }
         for (int64_t j = 0; j < m; j++)
             fold(&s[j], &c[j], t[j]);
@@ -119,9 +138,9 @@ RT__CPU_INLINE void prod_run_g(rt__cpu_acc *a, const char *x, int64_t n, int64_t
 }
 
 RT__CPU_INLINE void prod_tile_g(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,
-                                const rt__cpu_rows *rows, double (*ld)(const char *))
+                                const rt__cpu_rows *rows, double (*ld)(const char *), void *work)
 {
-    double q[RT__CPU_TILE];
+    double *q = (double *)work;
     for (int64_t j = 0; j < m; j++)
         q[j] = 1.0;
     rt__cpu_cursor cur;
@@ -205,9 +224,10 @@ static void fin_prod(const rt__cpu_acc *a, const rt__cpu_params *prm, rt__cpu_re
         sum_run_g(a, x, n, st, prm->p, rt__cpu_ld_##sfx, sz, XF);                                  \
     }                                                                                              \
     static void tile_##name##_##sfx(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,          \
-                                    const rt__cpu_rows *rows, const rt__cpu_params *prm)           \
+                                    const rt__cpu_rows *rows, const rt__cpu_params *prm,           \
+                                    void *work)                                                    \
     {                                                                                              \
-        sum_tile_g(a, m, x, cs, rows, prm->p, rt__cpu_ld_##sfx, sz, XF);                           \
+        sum_tile_g(a, m, x, cs, rows, prm->p, rt__cpu_ld_##sfx, sz, XF, work);                     \
     }
 
 /* The kernel variants of one dtype, in the order of the enum below. */
@@ -219,18 +239,18 @@ enum { V_SUM, V_MEAN, V_NORM0, V_NORM1, V_NORM2, V_NORMP, V_PROD, V_COUNT };
     SUM_STAMP(E, sfx, sz, XF_SQ, sq)                                                               \
     SUM_STAMP(E, sfx, sz, XF_NZ, nz)                                                               \
     SUM_STAMP(E, sfx, sz, XF_POW, pow)                                                             \
-    static void run_prod_##sfx(rt__cpu_acc *a, const char *x, int64_t n, int64_t st,               \
-                               int64_t idx0, const rt__cpu_params *prm)                            \
+    static void run_prod_##sfx(rt__cpu_acc *a, const char *x, int64_t n, int64_t st, int64_t idx0, \
+                               const rt__cpu_params *prm)                                          \
     {                                                                                              \
         (void)idx0;                                                                                \
         (void)prm;                                                                                 \
         prod_run_g(a, x, n, st, rt__cpu_ld_##sfx);                                                 \
     }                                                                                              \
     static void tile_prod_##sfx(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,              \
-                                const rt__cpu_rows *rows, const rt__cpu_params *prm)               \
+                                const rt__cpu_rows *rows, const rt__cpu_params *prm, void *work)   \
     {                                                                                              \
         (void)prm;                                                                                 \
-        prod_tile_g(a, m, x, cs, rows, rt__cpu_ld_##sfx);                                          \
+        prod_tile_g(a, m, x, cs, rows, rt__cpu_ld_##sfx, work);                                    \
     }                                                                                              \
     static const rt__cpu_kernel kernels_##sfx[V_COUNT] = {                                         \
         {sum_init, run_id_##sfx, tile_id_##sfx, sum_merge, fin_sum},                               \

@@ -51,9 +51,9 @@ RT__CPU_INLINE void var_run_g(rt__cpu_acc *a, const char *x, int64_t n, int64_t 
 }
 
 RT__CPU_INLINE void var_tile_g(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,
-                               const rt__cpu_rows *rows, double (*ld)(const char *))
+                               const rt__cpu_rows *rows, double (*ld)(const char *), void *work)
 {
-    double mean[RT__CPU_TILE], m2[RT__CPU_TILE];
+    double *mean = (double *)work, *m2 = mean + RT__CPU_TILE;
     for (int64_t j = 0; j < m; j++)
         mean[j] = m2[j] = 0.0;
     rt__cpu_cursor cur;
@@ -122,10 +122,10 @@ static void fin_std(const rt__cpu_acc *a, const rt__cpu_params *prm, rt__cpu_res
         var_run_g(a, x, n, st, rt__cpu_ld_##sfx);                                                  \
     }                                                                                              \
     static void tile_##sfx(rt__cpu_acc *a, int64_t m, const char *x, int64_t cs,                   \
-                           const rt__cpu_rows *rows, const rt__cpu_params *prm)                    \
+                           const rt__cpu_rows *rows, const rt__cpu_params *prm, void *work)        \
     {                                                                                              \
         (void)prm;                                                                                 \
-        var_tile_g(a, m, x, cs, rows, rt__cpu_ld_##sfx);                                           \
+        var_tile_g(a, m, x, cs, rows, rt__cpu_ld_##sfx, work);                                     \
     }                                                                                              \
     static const rt__cpu_kernel kernels_##sfx[2] = {                                               \
         {var_init, run_##sfx, tile_##sfx, var_merge, fin_var},                                     \

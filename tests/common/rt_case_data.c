@@ -13,11 +13,11 @@
 #include "rt_elem.h"
 
 typedef struct style {
-    double p_zero;      /* an exact zero (either sign for floats) */
+    double p_zero; /* an exact zero (either sign for floats) */
     double p_nan, p_inf;
-    bool ties;          /* values from a small set */
-    bool near_one;      /* |x| close to 1 (products) */
-    bool wide;          /* integers over their whole range */
+    bool ties;     /* values from a small set */
+    bool near_one; /* |x| close to 1 (products) */
+    bool wide;     /* integers over their whole range */
     double center, spread;
 } style;
 

@@ -183,9 +183,9 @@ static rt_dtype pick_out_dtype(rt_rng *g, rt_op op, rt_dtype in)
         if (rt_case_out_dtype_allowed(op, in, (rt_dtype)d))
             allowed[n++] = (rt_dtype)d;
     rt_dtype dflt = (op == RT_OP_SUM || op == RT_OP_PROD) && !rt_elem_is_float(in) ? RT_I64
-                    : op == RT_OP_ARGMIN || op == RT_OP_ARGMAX                      ? RT_I64
-                    : op == RT_OP_ANY || op == RT_OP_ALL                            ? RT_BOOL
-                                                                                    : in;
+                    : op == RT_OP_ARGMIN || op == RT_OP_ARGMAX                     ? RT_I64
+                    : op == RT_OP_ANY || op == RT_OP_ALL                           ? RT_BOOL
+                                                                                   : in;
     return rt_rng_chance(g, 0.6) ? dflt : allowed[rt_rng_range(g, 0, n - 1)];
 }
 
@@ -338,7 +338,8 @@ rt_tensor rt_case_rebase(const rt_tensor *t, const rt_case_buf *b, void *new_bas
 static int put_tensor(char *buf, size_t size, const char *name, const rt_tensor *t,
                       const rt_case_buf *b)
 {
-    static const char *names[] = {"f32", "f64", "f16", "bf16", "i8", "u8", "i16", "i32", "i64", "bool"};
+    static const char *names[] = {"f32", "f64", "f16", "bf16", "i8",
+                                  "u8",  "i16", "i32", "i64",  "bool"};
     int n = snprintf(buf, size, " %s=%s[", name,
                      (unsigned)t->dtype < RT_DTYPE_COUNT ? names[t->dtype] : "?");
     for (int d = 0; d < t->ndim; d++)
@@ -348,15 +349,15 @@ static int put_tensor(char *buf, size_t size, const char *name, const rt_tensor 
     for (int d = 0; d < t->ndim; d++)
         n += snprintf(buf + n, size > (size_t)n ? size - (size_t)n : 0, "%s%lld", d ? "," : "",
                       (long long)t->strides[d]);
-    n += snprintf(buf + n, size > (size_t)n ? size - (size_t)n : 0, ") elem0=%zu/%zuB",
-                  b->elem0, b->bytes);
+    n += snprintf(buf + n, size > (size_t)n ? size - (size_t)n : 0, ") elem0=%zu/%zuB", b->elem0,
+                  b->bytes);
     return n;
 }
 
 int rt_case_describe(const rt_case *c, char *buf, size_t size)
 {
-    static const char *ops[] = {"sum", "prod", "mean", "min", "max", "argmin",
-                                "argmax", "var", "std", "norm", "any", "all"};
+    static const char *ops[] = {"sum",    "prod", "mean", "min",  "max", "argmin",
+                                "argmax", "var",  "std",  "norm", "any", "all"};
     int n = snprintf(buf, size, "seed=%llu op=%s", (unsigned long long)c->seed,
                      (unsigned)c->op < RT_OP_COUNT ? ops[c->op] : "?");
 #define REST (size > (size_t)n ? size - (size_t)n : 0)

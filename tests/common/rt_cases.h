@@ -46,30 +46,30 @@ typedef struct rt_case_buf {
 
 /* What the generator may produce. Fill with rt_case_opts_init. */
 typedef struct rt_case_opts {
-    int op;             /* an rt_op, or -1 for random (default) */
-    int dtype;          /* an input rt_dtype, or -1 for random (default); must
-                           suit op (mean/var/std/norm need a float dtype) */
-    int max_rank;       /* 0 .. 8 (default 8) */
-    int64_t max_elems;  /* cap on the input's element count (default 6000) */
-    int64_t big_lo;     /* range of the occasional large extent */
-    int64_t big_hi;     /* (defaults 40 .. 3000) */
-    double p_big;       /* chance a case gets a large extent (default 0.35) */
-    double p_empty;     /* chance a case gets an extent 0 (default 0.06) */
-    double p_special;   /* chance a float case gets NaN / inf (default 0.25) */
+    int op;            /* an rt_op, or -1 for random (default) */
+    int dtype;         /* an input rt_dtype, or -1 for random (default); must
+                          suit op (mean/var/std/norm need a float dtype) */
+    int max_rank;      /* 0 .. 8 (default 8) */
+    int64_t max_elems; /* cap on the input's element count (default 6000) */
+    int64_t big_lo;    /* range of the occasional large extent */
+    int64_t big_hi;    /* (defaults 40 .. 3000) */
+    double p_big;      /* chance a case gets a large extent (default 0.35) */
+    double p_empty;    /* chance a case gets an extent 0 (default 0.06) */
+    double p_special;  /* chance a float case gets NaN / inf (default 0.25) */
 } rt_case_opts;
 
 typedef struct rt_case {
     uint64_t seed;
     rt_op op;
-    rt_tensor in;     /* data points into in_buf */
-    rt_tensor out;    /* data points into out_buf */
-    rt_tensor idx;    /* data points into idx_buf; only when has_idx */
-    bool has_idx;     /* min/max with an indices output */
+    rt_tensor in;  /* data points into in_buf */
+    rt_tensor out; /* data points into out_buf */
+    rt_tensor idx; /* data points into idx_buf; only when has_idx */
+    bool has_idx;  /* min/max with an indices output */
     int dims[RT_MAX_DIMS];
-    int ndims;        /* 0: every dim */
+    int ndims; /* 0: every dim */
     bool keepdim;
-    double correction; /* var/std (1 otherwise) */
-    double p;          /* norm (2 otherwise) */
+    double correction;                    /* var/std (1 otherwise) */
+    double p;                             /* norm (2 otherwise) */
     rt_case_buf in_buf, out_buf, idx_buf; /* idx_buf empty without has_idx */
 } rt_case;
 

@@ -83,7 +83,8 @@ static bool float_ok(long double want, long double got, long double tol, rt_dtyp
     if (isinf(want))
         return got == want;
     if (isinf(got)) /* only when the exact value is about to overflow the output */
-        return (got > 0) == (want > 0) && fabsl(want) + tol >= fmt(od).max + ulp(od, fmt(od).max) / 2;
+        return (got > 0) == (want > 0) &&
+               fabsl(want) + tol >= fmt(od).max + ulp(od, fmt(od).max) / 2;
     return fabsl(got - want) <= tol;
 }
 
@@ -151,8 +152,8 @@ static bool check_element(const rt_case *c, const rt_ref *r, int64_t o, rt_acc_m
     rt_dtype od = c->out.dtype;
     bool fl_in = rt_elem_is_float(c->in.dtype);
     rt_op op = c->op;
-    bool float_valued = fl_in && op != RT_OP_ARGMIN && op != RT_OP_ARGMAX && op != RT_OP_ANY &&
-                        op != RT_OP_ALL;
+    bool float_valued =
+        fl_in && op != RT_OP_ARGMIN && op != RT_OP_ARGMAX && op != RT_OP_ANY && op != RT_OP_ALL;
     bool ok;
     char want_s[64], got_s[64], where[96], what[512];
     long double tol = 0;

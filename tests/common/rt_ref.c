@@ -194,8 +194,8 @@ int rt_ref_compute(const rt_case *c, rt_ref *r)
             r->index[o] = k;
             r->value[o] = fget(&w, k);
             r->ivalue[o] = (op == RT_OP_ARGMIN || op == RT_OP_ARGMAX) ? (uint64_t)k
-                           : fl                                      ? 0
-                                                                     : (uint64_t)iget(&w, k);
+                           : fl                                       ? 0
+                                                                      : (uint64_t)iget(&w, k);
         } else if (fl && op != RT_OP_ANY && op != RT_OP_ALL) {
             float_op(&w, &r->value[o], &r->scale[o]);
         } else {

@@ -32,9 +32,9 @@ typedef enum rt_acc_model {
 /* Expected results of a case, one entry per output element in the output's
    row-major order. */
 typedef struct rt_ref {
-    rt_status status;  /* RT_OK or RT_ERR_EMPTY_REDUCTION */
-    int64_t count;     /* output elements */
-    int64_t n;         /* elements reduced into each output (N) */
+    rt_status status;   /* RT_OK or RT_ERR_EMPTY_REDUCTION */
+    int64_t count;      /* output elements */
+    int64_t n;          /* elements reduced into each output (N) */
     long double *value; /* exact float result (float-valued ops) */
     long double *scale; /* error scale: what accumulation error is relative to */
     uint64_t *ivalue;   /* integer/bool result before conversion (int ops,
