@@ -1,0 +1,115 @@
+/*
+ * From (piece of an iter, launch configuration) to the kernel's argument
+ * block, and the checks that the configuration is one the kernel body can
+ * run correctly (the body trusts them; a failure here is a config bug).
+ */
+#include <string.h>
+
+#include "cuda_args.h"
+
+static bool is_pow2(int64_t v) {
+    return v > 0 && (v & (v - 1)) == 0;
+}
+
+/* An extent-1 dim never moves, whatever its stride: store 0 so a huge
+   stride cannot overflow the 32-bit field. */
+static int32_t stride32(const rt__iter *it, int op, int d) {
+    return it->shape[d] == 1 ? 0 : (int32_t)it->strides[op][d];
+}
+
+rt_status rt__cuda_check_config(const rt__iter *it, const rt__launch_config *c) {
+    const int R = it->num_reduce_dims;
+    const int64_t elem = it->elem_size[RT__ITER_IN];
+    const int bx = c->block[0], by = c->block[1], ovs = c->output_vec_size;
+    RT_RETURN_IF(ovs != 1 && ovs != 2 && ovs != 4, RT_ERR_INTERNAL);
+    RT_RETURN_IF(bx < 1 || by < 1 || c->block[2] != 1, RT_ERR_INTERNAL);
+    /* The kernel is compiled for at most 512 / ovs threads (launch bounds). */
+    RT_RETURN_IF((int64_t)bx * by > 512 / ovs, RT_ERR_INTERNAL);
+    RT_RETURN_IF(c->grid[0] < 1 || c->grid[1] < 1 || c->grid[1] > 65535 || c->grid[2] != 1,
+                 RT_ERR_INTERNAL);
+    /* block_x_reduce shuffles a row's first 32 lanes within one warp. */
+    RT_RETURN_IF(!(bx <= 32 ? is_pow2(bx) : bx % 32 == 0), RT_ERR_INTERNAL);
+    RT_RETURN_IF(c->step_input < 1 || c->step_output < 1, RT_ERR_INTERNAL);
+    /* Every thread index must map into the iteration (the kernel guards
+       the ends, not the coverage): the output tiles must cover all outputs. */
+    RT_RETURN_IF((int64_t)c->grid[0] * c->step_output * ovs < it->num_outputs, RT_ERR_INTERNAL);
+    /* global_reduce finds the block's partial in threadIdx.y == 0. */
+    RT_RETURN_IF(rt__config_global_reduce(c) && !rt__config_block_y_reduce(c), RT_ERR_INTERNAL);
+    if (rt__config_global_reduce(c))
+        RT_RETURN_IF(c->ctas_per_output < 2 || c->grid[1] != c->ctas_per_output, RT_ERR_INTERNAL);
+    else
+        RT_RETURN_IF(c->grid[1] != 1, RT_ERR_INTERNAL);
+    if (c->vectorize_input) {
+        /* One contiguous reduced dim, split over the lanes of a row. */
+        RT_RETURN_IF(ovs != 1 || R != 1 || it->strides[RT__ITER_IN][0] != elem, RT_ERR_INTERNAL);
+        RT_RETURN_IF(!rt__config_block_x_reduce(c) || c->output_mult[0] != 0, RT_ERR_INTERNAL);
+    }
+    if (ovs > 1) {
+        /* OVS adjacent outputs are OVS adjacent, aligned input elements
+           (PyTorch's get_output_vec_size conditions). */
+        const int64_t vb = elem * ovs;
+        RT_RETURN_IF(R >= it->ndim || it->strides[RT__ITER_IN][R] != elem, RT_ERR_INTERNAL);
+        RT_RETURN_IF(it->shape[R] % ovs != 0, RT_ERR_INTERNAL);
+        RT_RETURN_IF((uintptr_t)it->data[RT__ITER_IN] % (uintptr_t)vb != 0, RT_ERR_INTERNAL);
+        for (int d = 0; d < it->ndim; d++)
+            RT_RETURN_IF(d != R && it->shape[d] > 1 && it->strides[RT__ITER_IN][d] % vb != 0,
+                         RT_ERR_INTERNAL);
+    }
+    return RT_OK;
+}
+
+int64_t rt__cuda_shared_bytes(const rt__launch_config *c, int acc_size) {
+    const int64_t slots = (int64_t)c->block[0] * c->block[1] * c->output_vec_size;
+    const bool lanes = rt__config_block_x_reduce(c) && c->block[0] > 32;
+    int64_t need = 0;
+    if (rt__config_block_y_reduce(c) || rt__config_global_reduce(c) || lanes)
+        need = slots * acc_size;
+    return need > c->shared_memory_bytes ? need : c->shared_memory_bytes;
+}
+
+int64_t rt__cuda_staging_bytes(const rt__launch_config *c, int acc_size) {
+    if (!rt__config_global_reduce(c))
+        return 0;
+    int64_t slots = (int64_t)c->grid[0] * c->grid[1];
+    if (!rt__config_block_x_reduce(c))
+        slots *= c->block[0];
+    return slots * c->output_vec_size * acc_size;
+}
+
+int64_t rt__cuda_semaphores(const rt__launch_config *c) {
+    return rt__config_global_reduce(c) ? c->grid[0] : 0;
+}
+
+void rt__cuda_pack_iter(const rt__iter *it, rt__kernel_args *a) {
+    const int R = it->num_reduce_dims;
+    a->in_ndim = R;
+    for (int d = 0; d < R; d++) {
+        rt__divmod_init(&a->in_sizes[d], (uint32_t)it->shape[d]);
+        a->in_strides[d] = stride32(it, RT__ITER_IN, d);
+    }
+    a->out_ndim = it->ndim - R;
+    static const int slot_operand[4] = {RT__ITER_OUT, RT__ITER_IN, RT__ITER_IDX, RT__ITER_ACC};
+    for (int d = R; d < it->ndim; d++) {
+        rt__divmod_init(&a->out_sizes[d - R], (uint32_t)it->shape[d]);
+        for (int s = 0; s < 4; s++) {
+            int op = slot_operand[s];
+            a->out_strides[d - R][s] = it->elem_size[op] != 0 ? stride32(it, op, d) : 0;
+        }
+    }
+    a->in = it->data[RT__ITER_IN];
+    a->out = it->data[RT__ITER_OUT];
+    a->idx = it->elem_size[RT__ITER_IDX] != 0 ? it->data[RT__ITER_IDX] : NULL;
+    a->acc = it->elem_size[RT__ITER_ACC] != 0 ? it->data[RT__ITER_ACC] : NULL;
+    a->num_inputs = (uint32_t)it->inputs_per_output;
+    a->num_outputs = (uint32_t)it->num_outputs;
+    a->index_base = it->index_base;
+}
+
+void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {
+    memcpy(a->input_mult, c->input_mult, sizeof a->input_mult);
+    memcpy(a->output_mult, c->output_mult, sizeof a->output_mult);
+    a->step_input = c->step_input;
+    a->step_output = c->step_output;
+    a->ctas_per_output = c->ctas_per_output;
+    a->vectorize_input = c->vectorize_input ? 1 : 0;
+}

@@ -1,0 +1,39 @@
+/*
+ * Host helpers of the CUDA executor (cuda_args.c): configuration checks,
+ * workspace needs, and packing an iter piece into rt__kernel_args.
+ */
+#ifndef RT_KERNELS_CUDA_ARGS_H
+#define RT_KERNELS_CUDA_ARGS_H
+
+#include "launch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* RT_OK when the kernel body can run config c on piece it: output vector
+   width 1/2/4 within the compiled thread bound, block.x a power of two up
+   to 32 or a multiple of 32, grid covering the outputs, global reduce only
+   with a block_y split, and the layout conditions of vectorized input and
+   vectorized output. RT_ERR_INTERNAL otherwise (a config bug). */
+rt_status rt__cuda_check_config(const rt__iter *it, const rt__launch_config *c);
+
+/* Dynamic shared memory the body needs for c with acc_size-byte states:
+   the larger of the config's figure and the body's own use. */
+int64_t rt__cuda_shared_bytes(const rt__launch_config *c, int acc_size);
+/* Bytes of staging the body indexes for a global reduce (0 without). */
+int64_t rt__cuda_staging_bytes(const rt__launch_config *c, int acc_size);
+/* Semaphores a global reduce uses: one per grid.x block (0 without). */
+int64_t rt__cuda_semaphores(const rt__launch_config *c);
+
+/* Fills the iteration fields of *a (offset calculators, operand bases,
+   counts, index_base) from a piece that fits 32-bit indexing. */
+void rt__cuda_pack_iter(const rt__iter *it, rt__kernel_args *a);
+/* Fills the configuration fields of *a (mults, steps, vectorize_input). */
+void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RT_KERNELS_CUDA_ARGS_H */

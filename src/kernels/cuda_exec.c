@@ -1,0 +1,259 @@
+/*
+ * rt__cuda_execute: a validated problem -> its iteration space (src/iter)
+ * -> pieces that fit 32-bit indexing -> per piece a launch configuration
+ * (src/config) and exactly one kernel launch on the context's stream.
+ *
+ * Pieces of a split reduced dim carry their accumulator state through the
+ * RT__ITER_ACC operand (a region of the workspace): a piece with
+ * first == false merges the state left by the pieces before it, a piece
+ * with last == false leaves its state there instead of writing the output.
+ *
+ * Steady state: the workspace already fits, so a call only computes
+ * configurations and launches; no allocation, memset or host wait.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "cuda_args.h"
+#include "cuda_backend.h"
+
+typedef struct plan {
+    rt_context *ctx;
+    const rt__kernel_entry *entry;
+    rt__op_traits traits;
+    rt_policy policy;
+    rt__kernel_args proto; /* the op's fields; the rest is per piece */
+    cudaStream_t stream;
+    bool launch;           /* false: only measure the pieces' needs */
+    bool partial;          /* some piece has first or last false */
+    int64_t sems, staging; /* the largest need over the pieces seen */
+} plan;
+
+static rt__family family_of(const rt__problem *pb) {
+    switch (pb->op) {
+    case RT_OP_SUM:
+    case RT_OP_MEAN:
+        return RT__FAM_SUM;
+    case RT_OP_PROD:
+        return RT__FAM_PROD;
+    case RT_OP_MIN:
+        return pb->has_indices ? RT__FAM_ARGMIN : RT__FAM_MIN;
+    case RT_OP_MAX:
+        return pb->has_indices ? RT__FAM_ARGMAX : RT__FAM_MAX;
+    case RT_OP_ARGMIN:
+        return RT__FAM_ARGMIN;
+    case RT_OP_ARGMAX:
+        return RT__FAM_ARGMAX;
+    case RT_OP_VAR:
+    case RT_OP_STD:
+        return RT__FAM_WELFORD;
+    case RT_OP_NORM:
+        return isinf(pb->p) ? RT__FAM_NORMEXT : RT__FAM_NORM;
+    case RT_OP_ANY:
+    case RT_OP_ALL:
+        return RT__FAM_ANY;
+    default:
+        return RT__FAM_COUNT;
+    }
+}
+
+/* The run-time op parameters: which op of the family, and its numbers. */
+static void op_fields(const rt__problem *pb, rt__kernel_args *a) {
+    a->out_dtype = (int)pb->out.dtype;
+    a->op_mode = RT__MODE_PLAIN;
+    a->param0 = 0.0;
+    a->param1 = 0.0;
+    switch (pb->op) {
+    case RT_OP_MEAN:
+        /* N of the whole reduction, not of one piece. */
+        a->op_mode = RT__MODE_MEAN;
+        a->param0 = 1.0 / (double)pb->reduce_count;
+        break;
+    case RT_OP_MIN:
+    case RT_OP_MAX:
+        if (pb->has_indices)
+            a->op_mode = RT__MODE_VALUES;
+        break;
+    case RT_OP_VAR:
+        a->param0 = pb->correction;
+        break;
+    case RT_OP_STD:
+        a->op_mode = RT__MODE_STD;
+        a->param0 = pb->correction;
+        break;
+    case RT_OP_NORM:
+        if (isinf(pb->p))
+            a->op_mode = pb->p < 0 ? RT__MODE_NEG : RT__MODE_PLAIN;
+        else if (pb->p == 0.0)
+            a->op_mode = RT__NORM_P0;
+        else if (pb->p == 1.0)
+            a->op_mode = RT__NORM_P1;
+        else if (pb->p == 2.0)
+            a->op_mode = RT__NORM_P2;
+        else
+            a->op_mode = RT__NORM_PGEN;
+        a->param0 = pb->p;
+        a->param1 = 1.0 / pb->p;
+        break;
+    case RT_OP_ALL:
+        a->op_mode = RT__MODE_ALL;
+        break;
+    default:
+        break;
+    }
+}
+
+/* The result of reducing no elements (DESIGN.md section 3). */
+static double empty_value(const rt__problem *pb) {
+    switch (pb->op) {
+    case RT_OP_PROD:
+    case RT_OP_ALL:
+        return 1.0;
+    case RT_OP_MEAN:
+    case RT_OP_VAR:
+    case RT_OP_STD:
+        return NAN;
+    case RT_OP_NORM:
+        return pb->p < 0 ? INFINITY : 0.0;
+    default:
+        return 0.0; /* sum, any */
+    }
+}
+
+/* ---- one piece ------------------------------------------------------------ */
+
+typedef struct piece_needs {
+    rt__launch_config cfg;
+    int64_t shared, staging, sems;
+} piece_needs;
+
+static rt_status piece_config(const plan *p, const rt__iter *piece, piece_needs *n) {
+    const rt__device_props *props = &p->ctx->cuda->props;
+    RT_FORWARD_IF_ERROR(rt__config_compute(piece, &p->traits, props, p->policy, &n->cfg));
+    RT_FORWARD_IF_ERROR(rt__cuda_check_config(piece, &n->cfg));
+    n->shared = rt__cuda_shared_bytes(&n->cfg, p->entry->acc_size);
+    n->staging = rt__cuda_staging_bytes(&n->cfg, p->entry->acc_size);
+    n->sems = rt__cuda_semaphores(&n->cfg);
+    /* The body never needs more than 512 states (16 KiB for the largest):
+       far below the 48 KiB every device allows without opt-in. */
+    RT_RETURN_IF(n->shared > props->shared_mem_per_block, RT_ERR_INTERNAL);
+    return RT_OK;
+}
+
+static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, bool last,
+                              const piece_needs *n) {
+    const struct rt__cuda_state *st = p->ctx->cuda;
+    RT_RETURN_IF(n->sems > st->sem_capacity || n->staging > st->staging_capacity,
+                 RT_ERR_INTERNAL);
+    rt__kernel_args a = p->proto;
+    rt__cuda_pack_iter(piece, &a);
+    rt__cuda_pack_config(&n->cfg, &a);
+    RT_RETURN_IF((!first || !last) && a.acc == NULL, RT_ERR_INTERNAL);
+    a.staging = rt__cuda_workspace_staging(p->ctx);
+    a.semaphores = rt__cuda_workspace_semaphores(p->ctx);
+    a.first = first;
+    a.last = last;
+    return rt__cuda_status(p->entry->launch(&a, &n->cfg, (size_t)n->shared, p->stream));
+}
+
+static rt_status visit_piece(void *user, const rt__iter *piece, bool first, bool last) {
+    plan *p = user;
+    if (piece->num_outputs == 0 || piece->inputs_per_output == 0)
+        return RT_OK;
+    piece_needs n;
+    RT_FORWARD_IF_ERROR(piece_config(p, piece, &n));
+    if (p->launch)
+        return piece_launch(p, piece, first, last, &n);
+    p->partial = p->partial || !first || !last;
+    p->sems = n.sems > p->sems ? n.sems : p->sems;
+    p->staging = n.staging > p->staging ? n.staging : p->staging;
+    return RT_OK;
+}
+
+/* ---- whole problems ----------------------------------------------------------- */
+
+static rt_status run_split(plan *p, rt__iter *it) {
+    const int64_t limit = p->ctx->split_limit;
+    /* Measure first: the workspace must not move between pieces, since the
+       ACC states of one piece are read by the next. */
+    RT_FORWARD_IF_ERROR(rt__iter_for_each_piece(it, limit, visit_piece, p));
+    int64_t acc_bytes = 0;
+    if (p->partial) {
+        /* ACC takes part in the split (its strides count), so measure again
+           with it; its base does not change how pieces are cut. */
+        rt__iter with_acc = *it;
+        acc_bytes = rt__iter_add_acc(&with_acc, NULL, p->entry->acc_size);
+        p->sems = p->staging = 0;
+        RT_FORWARD_IF_ERROR(rt__iter_for_each_piece(&with_acc, limit, visit_piece, p));
+    }
+    RT_FORWARD_IF_ERROR(rt__cuda_workspace_reserve(p->ctx, p->sems, p->staging, acc_bytes));
+    if (acc_bytes > 0)
+        (void)rt__iter_add_acc(it, rt__cuda_workspace_acc(p->ctx), p->entry->acc_size);
+    p->launch = true;
+    return rt__iter_for_each_piece(it, limit, visit_piece, p);
+}
+
+static rt_status run_reduce(rt_context *ctx, const rt__problem *pb, rt__iter *it) {
+    plan p;
+    memset(&p, 0, sizeof p);
+    p.ctx = ctx;
+    p.entry = rt__kernel_lookup(family_of(pb), pb->in.dtype);
+    RT_RETURN_IF(p.entry == NULL, RT_ERR_UNSUPPORTED);
+    p.traits = rt__op_traits_for(pb->op, pb->in.dtype, pb->out.dtype, pb->has_indices);
+    p.policy = pb->policy;
+    p.stream = (cudaStream_t)ctx->stream;
+    op_fields(pb, &p.proto);
+
+    if (!rt__iter_fits(it, ctx->split_limit))
+        return run_split(&p, it);
+    /* One piece, the common case: one configuration, one launch. */
+    piece_needs n;
+    RT_FORWARD_IF_ERROR(piece_config(&p, it, &n));
+    RT_FORWARD_IF_ERROR(rt__cuda_workspace_reserve(ctx, n.sems, n.staging, 0));
+    return piece_launch(&p, it, true, true, &n);
+}
+
+typedef struct fill_job {
+    cudaStream_t stream;
+    rt__kernel_args proto;
+    double value;
+} fill_job;
+
+static rt_status visit_fill(void *user, const rt__iter *piece, bool first, bool last) {
+    (void)first;
+    (void)last;
+    const fill_job *f = user;
+    if (piece->num_outputs == 0)
+        return RT_OK;
+    rt__kernel_args a = f->proto;
+    rt__cuda_pack_iter(piece, &a);
+    return rt__cuda_status(rt__launch_fill(&a, f->value, f->stream));
+}
+
+static rt_status run_fill(rt_context *ctx, const rt__problem *pb, const rt__iter *it) {
+    fill_job f;
+    memset(&f, 0, sizeof f);
+    f.stream = (cudaStream_t)ctx->stream;
+    f.proto.out_dtype = (int)pb->out.dtype;
+    f.value = empty_value(pb);
+    return rt__iter_for_each_piece(it, ctx->split_limit, visit_fill, &f);
+}
+
+rt_status rt__cuda_execute(rt_context *ctx, const rt__problem *pb) {
+    RT_RETURN_IF(ctx == NULL || pb == NULL || ctx->cuda == NULL, RT_ERR_NULL_POINTER);
+    const bool extremum = pb->op == RT_OP_MIN || pb->op == RT_OP_MAX ||
+                          pb->op == RT_OP_ARGMIN || pb->op == RT_OP_ARGMAX;
+    RT_RETURN_IF(pb->reduce_count == 0 && extremum, RT_ERR_EMPTY_REDUCTION);
+    if (pb->out_count == 0)
+        return RT_OK;
+
+    rt__iter it;
+    rt__iter_build(pb, &it);
+    RT_RETURN_IF(it.num_outputs != pb->out_count, RT_ERR_INTERNAL);
+
+    int prev = 0;
+    RT_FORWARD_IF_ERROR(rt__cuda_device_enter(ctx, &prev));
+    rt_status s = pb->reduce_count == 0 ? run_fill(ctx, pb, &it) : run_reduce(ctx, pb, &it);
+    rt__cuda_device_restore(ctx, prev);
+    return s;
+}

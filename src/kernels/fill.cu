@@ -1,0 +1,28 @@
+/*
+ * The result of reducing over an empty dim (sum 0, prod 1, mean NaN, ...):
+ * one value written to every output. An elementwise fill, not a reduction,
+ * so a fixed grid-stride 1-D launch serves every shape.
+ */
+#include "reduce_offsets.cuh"
+#include "reduce_types.cuh"
+
+namespace rt {
+
+static __global__ void fill_kernel(const __grid_constant__ rt__kernel_args a, double value) {
+    const uint32_t stride = gridDim.x * blockDim.x;
+    for (uint32_t o = blockIdx.x * blockDim.x + threadIdx.x; o < a.num_outputs; o += stride)
+        store_as(a.out + output_offset(a, o, RT__OUT_SLOT_OUT), a.out_dtype, value);
+}
+
+} // namespace rt
+
+extern "C" cudaError_t rt__launch_fill(const rt__kernel_args *args, double value,
+                                       cudaStream_t stream) {
+    /* 256 threads, at most 1024 blocks: a fill is far from launch-bound or
+       latency-bound, and outputs of empty reductions are rarely large. */
+    const unsigned threads = 256;
+    unsigned blocks = (args->num_outputs + threads - 1) / threads;
+    blocks = blocks < 1 ? 1 : (blocks > 1024 ? 1024 : blocks);
+    rt::fill_kernel<<<blocks, threads, 0, stream>>>(*args, value);
+    return cudaGetLastError();
+}

@@ -1,0 +1,198 @@
+/*
+ * The seam between the host executor (C, cuda_exec.c) and the kernels
+ * (CUDA C++, reduce_*.cu): the kernel argument block, the list of kernel
+ * families and dtypes, and the table entry each instantiation exports.
+ *
+ * One X-macro list, RT__FOR_EACH_KERNEL, names every (family, dtype) pair.
+ * It stamps out the instantiations (one family per .cu file, so a clean
+ * build compiles them in parallel) and the host dispatch switch
+ * (dispatch.c), so the two can never disagree.
+ */
+#ifndef RT_KERNELS_LAUNCH_H
+#define RT_KERNELS_LAUNCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#include "config.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Kernel families: ops that share one accumulator and one kernel. The op
+   inside a family is chosen at run time by rt__kernel_args.op_mode. */
+#define RT__FAMILY_LIST(X)                                                                         \
+    X(SUM, sum)         /* sum, mean (mode RT__MODE_MEAN scales by 1/N) */                         \
+    X(PROD, prod)                                                                                  \
+    X(MIN, min)         /* amin without indices */                                                 \
+    X(MAX, max)                                                                                    \
+    X(ARGMIN, argmin)   /* argmin, and min with indices (RT__MODE_VALUES) */                       \
+    X(ARGMAX, argmax)                                                                              \
+    X(WELFORD, welford) /* var, std (RT__MODE_STD) */                                              \
+    X(NORM, norm)       /* p = 0, 1, 2 or finite other p: a sum of |x|^p */                        \
+    X(NORMEXT, normext) /* p = +inf (max |x|) or -inf (min |x|, RT__MODE_NEG) */                   \
+    X(ANY, any)         /* any, all (RT__MODE_ALL: any of x == 0, negated) */
+
+typedef enum rt__family {
+#define RT__FAMILY_ENUM(FAM, fam) RT__FAM_##FAM,
+    RT__FAMILY_LIST(RT__FAMILY_ENUM)
+#undef RT__FAMILY_ENUM
+        RT__FAM_COUNT
+} rt__family;
+
+/* op_mode values, per family (see RT__FAMILY_LIST). */
+enum {
+    RT__MODE_PLAIN = 0,
+    RT__MODE_MEAN = 1,   /* SUM: project sum * param0 (param0 = 1/N) */
+    RT__MODE_VALUES = 1, /* ARGMIN/ARGMAX: out gets the value, idx the index */
+    RT__MODE_STD = 1,    /* WELFORD: sqrt of the variance */
+    RT__MODE_NEG = 1,    /* NORMEXT: p = -inf */
+    RT__MODE_ALL = 1,    /* ANY: all() */
+    /* NORM: which power; param0 = p, param1 = 1/p for the general one. */
+    RT__NORM_P0 = 0,
+    RT__NORM_P1 = 1,
+    RT__NORM_P2 = 2,
+    RT__NORM_PGEN = 3
+};
+
+/* X(fam, FAM, dtype suffix, dtype enum) rows for all dtypes / float dtypes. */
+#define RT__ALL_DTYPE_ROWS(X, fam, FAM)                                                            \
+    X(fam, FAM, f32, RT_F32)                                                                       \
+    X(fam, FAM, f64, RT_F64)                                                                       \
+    X(fam, FAM, f16, RT_F16)                                                                       \
+    X(fam, FAM, bf16, RT_BF16)                                                                     \
+    X(fam, FAM, i8, RT_I8)                                                                         \
+    X(fam, FAM, u8, RT_U8)                                                                         \
+    X(fam, FAM, i16, RT_I16)                                                                       \
+    X(fam, FAM, i32, RT_I32)                                                                       \
+    X(fam, FAM, i64, RT_I64)                                                                       \
+    X(fam, FAM, bool, RT_BOOL)
+#define RT__FLOAT_DTYPE_ROWS(X, fam, FAM)                                                          \
+    X(fam, FAM, f32, RT_F32)                                                                       \
+    X(fam, FAM, f64, RT_F64)                                                                       \
+    X(fam, FAM, f16, RT_F16)                                                                       \
+    X(fam, FAM, bf16, RT_BF16)
+
+/* Per family: the dtypes it is instantiated for. */
+#define RT__KERNELS_SUM(X) RT__ALL_DTYPE_ROWS(X, sum, SUM)
+#define RT__KERNELS_PROD(X) RT__ALL_DTYPE_ROWS(X, prod, PROD)
+#define RT__KERNELS_MIN(X) RT__ALL_DTYPE_ROWS(X, min, MIN)
+#define RT__KERNELS_MAX(X) RT__ALL_DTYPE_ROWS(X, max, MAX)
+#define RT__KERNELS_ARGMIN(X) RT__ALL_DTYPE_ROWS(X, argmin, ARGMIN)
+#define RT__KERNELS_ARGMAX(X) RT__ALL_DTYPE_ROWS(X, argmax, ARGMAX)
+#define RT__KERNELS_WELFORD(X) RT__FLOAT_DTYPE_ROWS(X, welford, WELFORD)
+#define RT__KERNELS_NORM(X) RT__FLOAT_DTYPE_ROWS(X, norm, NORM)
+#define RT__KERNELS_NORMEXT(X) RT__FLOAT_DTYPE_ROWS(X, normext, NORMEXT)
+#define RT__KERNELS_ANY(X) RT__ALL_DTYPE_ROWS(X, any, ANY)
+
+/* THE list: every (family, dtype) that has a kernel. */
+#define RT__FOR_EACH_KERNEL(X)                                                                     \
+    RT__KERNELS_SUM(X)                                                                             \
+    RT__KERNELS_PROD(X)                                                                            \
+    RT__KERNELS_MIN(X)                                                                             \
+    RT__KERNELS_MAX(X)                                                                             \
+    RT__KERNELS_ARGMIN(X)                                                                          \
+    RT__KERNELS_ARGMAX(X)                                                                          \
+    RT__KERNELS_WELFORD(X)                                                                         \
+    RT__KERNELS_NORM(X)                                                                            \
+    RT__KERNELS_NORMEXT(X)                                                                         \
+    RT__KERNELS_ANY(X)
+
+/* Fast unsigned division by a fixed divisor (PyTorch's IntDivider):
+   n / d == (umulhi(n, magic) + n) >> shift for every n < 2^31. */
+typedef struct rt__divmod {
+    uint32_t divisor;
+    uint32_t magic;
+    uint32_t shift;
+} rt__divmod;
+
+/* Fills *dm for divisor d, 1 <= d <= INT32_MAX. */
+void rt__divmod_init(rt__divmod *dm, uint32_t d);
+
+/* Operand slots of the output offset calculator (kept dims). */
+enum { RT__OUT_SLOT_OUT = 0, RT__OUT_SLOT_IN = 1, RT__OUT_SLOT_IDX = 2, RT__OUT_SLOT_ACC = 3 };
+
+/*
+ * Everything one launch needs, passed by value as a __grid_constant__
+ * kernel parameter (about 900 bytes). All offsets are BYTES, signed 32-bit:
+ * a piece fits 32-bit indexing by construction (rt__iter_for_each_piece),
+ * and negative strides walk backwards from the base.
+ */
+typedef struct rt__kernel_args {
+    /* Input offset of reduced linear index r: digits of r over in_sizes
+       (fastest first) times in_strides. */
+    int in_ndim;
+    rt__divmod in_sizes[RT_MAX_DIMS];
+    int32_t in_strides[RT_MAX_DIMS];
+    /* Offsets of output linear index o, for OUT, IN (the input slice of that
+       output), IDX and ACC: digits of o over out_sizes times out_strides. */
+    int out_ndim;
+    rt__divmod out_sizes[RT_MAX_DIMS];
+    int32_t out_strides[RT_MAX_DIMS][4];
+
+    const char *in;  /* input element [0,..,0] of this piece */
+    char *out;       /* output (values, or the index of argmin/argmax) */
+    char *idx;       /* int64 indices of min/max, or NULL */
+    char *acc;       /* accumulator states of a split reduction, or NULL */
+    char *staging;   /* global reduce: per-block partials */
+    int *semaphores; /* global reduce: one counter per grid.x block, 0 at rest */
+
+    uint32_t num_inputs;  /* reduced elements per output in this piece */
+    uint32_t num_outputs; /* outputs of this piece */
+    /* The launch configuration (rt__launch_config, same meaning). */
+    int input_mult[3];
+    int output_mult[2];
+    int step_input;
+    int step_output;
+    int ctas_per_output;
+    int vectorize_input;
+
+    int out_dtype;      /* rt_dtype of `out` (the final store converts) */
+    int first;          /* 0: combine with the state already in `acc` */
+    int last;           /* 0: write the state to `acc`, not to `out` */
+    int64_t index_base; /* added to indices (split pieces) */
+
+    int op_mode;   /* RT__MODE_* / RT__NORM_* */
+    double param0; /* mean: 1/N; var/std: correction; norm: p */
+    double param1; /* norm: 1/p */
+} rt__kernel_args;
+
+/*
+ * Launches one piece: grid and block from cfg, shared_bytes of dynamic
+ * shared memory, on stream. Returns cudaGetLastError() after the launch
+ * (or cudaErrorInvalidValue for an output_vec_size it has no kernel for).
+ */
+typedef cudaError_t (*rt__launch_fn)(const rt__kernel_args *args, const rt__launch_config *cfg,
+                                     size_t shared_bytes, cudaStream_t stream);
+
+/* What one (family, dtype) instantiation exports. */
+typedef struct rt__kernel_entry {
+    rt__launch_fn launch;
+    int acc_size;  /* sizeof the accumulator state (ACC, staging, shared) */
+    int vt0;       /* the kernel's compiled unroll and vector widths */
+    int input_vec; /* (the config's traits should say the same) */
+} rt__kernel_entry;
+
+#define RT__DECLARE_KERNEL_ENTRY(fam, FAM, sfx, DT) extern const rt__kernel_entry rt__kernel_##fam##_##sfx;
+RT__FOR_EACH_KERNEL(RT__DECLARE_KERNEL_ENTRY)
+#undef RT__DECLARE_KERNEL_ENTRY
+
+/* The entry of (family, input dtype), NULL if none (dispatch.c). */
+const rt__kernel_entry *rt__kernel_lookup(rt__family family, rt_dtype in_dtype);
+
+/*
+ * Writes `value` (converted to out_dtype; bool: value != 0) to each of the
+ * args->num_outputs outputs, at the OUT offsets of the output calculator:
+ * the result of reducing an empty dim (fill.cu). An elementwise fill, not
+ * a reduction, so its fixed 1-D grid is not a launch-config decision.
+ */
+cudaError_t rt__launch_fill(const rt__kernel_args *args, double value, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RT_KERNELS_LAUNCH_H */

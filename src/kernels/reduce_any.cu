@@ -1,0 +1,9 @@
+/*
+ * Instantiations: any and all (AnyOp), every dtype.
+ * One translation unit per family keeps a clean build parallel
+ * (RT__FOR_EACH_KERNEL in launch.h lists the rows).
+ */
+#include "reduce_body.cuh"
+
+#define RT__OP_ANY(T) rt::AnyOp<T>
+RT__KERNELS_ANY(RT__DEFINE_KERNEL_ENTRY)

@@ -1,0 +1,9 @@
+/*
+ * Instantiations: argmax and max with indices (ArgOp), every dtype.
+ * One translation unit per family keeps a clean build parallel
+ * (RT__FOR_EACH_KERNEL in launch.h lists the rows).
+ */
+#include "reduce_body.cuh"
+
+#define RT__OP_ARGMAX(T) rt::ArgOp<T, true>
+RT__KERNELS_ARGMAX(RT__DEFINE_KERNEL_ENTRY)

@@ -1,0 +1,9 @@
+/*
+ * Instantiations: argmin and min with indices (ArgOp), every dtype.
+ * One translation unit per family keeps a clean build parallel
+ * (RT__FOR_EACH_KERNEL in launch.h lists the rows).
+ */
+#include "reduce_body.cuh"
+
+#define RT__OP_ARGMIN(T) rt::ArgOp<T, false>
+RT__KERNELS_ARGMIN(RT__DEFINE_KERNEL_ENTRY)

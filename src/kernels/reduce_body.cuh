@@ -1,0 +1,403 @@
+/*
+ * The reduction kernel body, PyTorch's ReduceOp::run (Reduce.cuh) split in
+ * layers: thread_reduce (each thread folds its share of the inputs), then
+ * block_y_reduce (warps, through shared memory), block_x_reduce (lanes,
+ * through shuffles; shared memory above a warp), then global_reduce when
+ * one output's inputs are spread over several blocks (grid.y).
+ *
+ * The work split is entirely the launch configuration's (src/config), read
+ * from rt__kernel_args: input index = tx*input_mult[0] + ty*input_mult[1]
+ * + by*input_mult[2] (stepping by step_input), output index =
+ * (tx*output_mult[0] + ty*output_mult[1] + bx*step_output) * OVS.
+ *
+ * Included by the reduce_<family>.cu files only; each stamps out one
+ * Reducer per (op, dtype) through RT__DEFINE_KERNEL_ENTRY.
+ */
+#ifndef RT_KERNELS_REDUCE_BODY_CUH
+#define RT_KERNELS_REDUCE_BODY_CUH
+
+#include "reduce_offsets.cuh"
+#include "reduce_ops.cuh"
+
+namespace rt {
+
+static __device__ __forceinline__ uint32_t next_pow2(uint32_t v) {
+    return v <= 1 ? 1 : 1u << (32 - __clz(v - 1));
+}
+
+template <typename Op, int OVS> struct Reducer {
+    using S = typename Op::scalar_t;
+    using A = typename Op::acc_t;
+    using AV = Vec<A, OVS>;
+
+    const rt__kernel_args &a;
+    Op op;
+
+    __device__ explicit Reducer(const rt__kernel_args &args) : a(args), op(args) {}
+
+    /* PyTorch's should_block_x_reduce and friends. */
+    __device__ bool splits_x() const { return a.input_mult[0] != 0; }
+    __device__ bool splits_y() const { return a.input_mult[1] != 0; }
+    __device__ bool splits_grid() const { return a.input_mult[2] != 0; }
+
+    __device__ uint32_t input_idx() const {
+        return threadIdx.x * (uint32_t)a.input_mult[0] + threadIdx.y * (uint32_t)a.input_mult[1] +
+               blockIdx.y * (uint32_t)a.input_mult[2];
+    }
+    __device__ uint32_t output_idx() const {
+        return (threadIdx.x * (uint32_t)a.output_mult[0] +
+                threadIdx.y * (uint32_t)a.output_mult[1] + blockIdx.x * (uint32_t)a.step_output) *
+               OVS;
+    }
+    /* The one thread that holds an output's reduced value stores it. */
+    __device__ bool should_store(uint32_t o) const {
+        return o < a.num_outputs && (!splits_x() || threadIdx.x == 0) &&
+               (!splits_y() || threadIdx.y == 0);
+    }
+    /* The unaligned head and tail of a vectorized row are read once, by the
+       row's first warp row and first block. */
+    __device__ bool owns_row_ends() const {
+        return (threadIdx.y == 0 || !splits_y()) && (blockIdx.y == 0 || !splits_grid());
+    }
+
+    __device__ AV ident_vec() const {
+        AV r;
+#pragma unroll
+        for (int j = 0; j < OVS; j++)
+            r.v[j] = op.ident();
+        return r;
+    }
+
+    /* ---- thread_reduce ---------------------------------------------------- */
+
+    /* Contiguous reduced dim, vectorize_input: an unaligned head, then
+       aligned vectors of input_vec elements (two in flight per iteration,
+       each element feeding its lane's accumulator in the same order as one
+       at a time), then the tail. */
+    __device__ A vectorized_reduce(const S *data) const {
+        constexpr int V = Op::input_vec;
+        /* Two loads in flight where the registers allow it: 4-byte states
+           (a second 16-byte load costs 4 more registers); byte and 8-byte
+           states spilled with it under the 32-register bound. */
+        constexpr bool kTwoInFlight = sizeof(A) == 4;
+        using Load = Packed<S, V>;
+        const uint32_t end = a.num_inputs;
+        A acc[V];
+#pragma unroll
+        for (int i = 0; i < V; i++)
+            acc[i] = op.ident();
+
+        const uint32_t mis = (uint32_t)(reinterpret_cast<uintptr_t>(data) % sizeof(Load)) / sizeof(S);
+        const uint32_t head = mis == 0 ? 0 : min(end, (uint32_t)V - mis);
+        if (head > 0 && owns_row_ends())
+            for (uint32_t i = threadIdx.x; i < head; i += blockDim.x)
+                acc[0] = op.reduce(acc[0], data[i], i);
+
+        const Load *vec = reinterpret_cast<const Load *>(data + head);
+        const uint32_t n = end - head, nvec = n / V, step = a.step_input;
+        uint32_t idx = input_idx();
+        while (kTwoInFlight && (uint64_t)idx + step < nvec) {
+            const Load v0 = vec[idx];
+            const Load v1 = vec[idx + step];
+#pragma unroll
+            for (int i = 0; i < V; i++)
+                acc[i] = op.reduce(acc[i], v0.v[i], head + idx * V + i);
+#pragma unroll
+            for (int i = 0; i < V; i++)
+                acc[i] = op.reduce(acc[i], v1.v[i], head + (idx + step) * V + i);
+            idx += 2 * step;
+        }
+        for (; idx < nvec; idx += step) {
+            const Load v0 = vec[idx];
+#pragma unroll
+            for (int i = 0; i < V; i++)
+                acc[i] = op.reduce(acc[i], v0.v[i], head + idx * V + i);
+        }
+        if (owns_row_ends())
+            for (uint32_t i = nvec * V + threadIdx.x; i < n; i += blockDim.x)
+                acc[0] = op.reduce(acc[0], data[head + i], head + i);
+
+#pragma unroll
+        for (int i = 1; i < V; i++)
+            acc[0] = op.combine(acc[0], acc[i]);
+        return acc[0];
+    }
+
+    /* Every other layout: vt0 independent accumulators, each step loading
+       OVS adjacent outputs' elements at once; calc(r) is the byte offset of
+       reduced index r from the slice. */
+    template <typename Calc> __device__ AV strided_reduce(const char *slice, Calc calc) const {
+        constexpr int VT = Op::vt0;
+        using Load = Packed<S, OVS>;
+        const uint32_t end = a.num_inputs, step = a.step_input;
+        uint32_t idx = input_idx();
+        AV acc[VT];
+#pragma unroll
+        for (int i = 0; i < VT; i++)
+            acc[i] = ident_vec();
+
+        Load v[VT];
+        while ((uint64_t)idx + (uint64_t)(VT - 1) * step < end) {
+#pragma unroll
+            for (int i = 0; i < VT; i++)
+                v[i] = *reinterpret_cast<const Load *>(slice + calc(idx + i * step));
+#pragma unroll
+            for (int i = 0; i < VT; i++)
+#pragma unroll
+                for (int j = 0; j < OVS; j++)
+                    acc[i].v[j] = op.reduce(acc[i].v[j], v[i].v[j], idx + i * step);
+            idx += VT * step;
+        }
+        /* Tail: fewer than vt0 steps left; loads first, then the folds. */
+#pragma unroll
+        for (int i = 0; i < VT; i++)
+            if ((uint64_t)idx + (uint64_t)i * step < end)
+                v[i] = *reinterpret_cast<const Load *>(slice + calc(idx + i * step));
+#pragma unroll
+        for (int i = 0; i < VT; i++)
+            if ((uint64_t)idx + (uint64_t)i * step < end)
+#pragma unroll
+                for (int j = 0; j < OVS; j++)
+                    acc[i].v[j] = op.reduce(acc[i].v[j], v[i].v[j], idx + i * step);
+
+#pragma unroll
+        for (int i = 1; i < VT; i++)
+#pragma unroll
+            for (int j = 0; j < OVS; j++)
+                acc[0].v[j] = op.combine(acc[0].v[j], acc[i].v[j]);
+        return acc[0];
+    }
+
+    __device__ AV thread_reduce(const char *slice) const {
+        if constexpr (OVS == 1) {
+            if (a.vectorize_input) {
+                AV r;
+                r.v[0] = vectorized_reduce(reinterpret_cast<const S *>(slice));
+                return r;
+            }
+        }
+        if (a.in_ndim == 1) {
+            const int32_t st = a.in_strides[0];
+            if (st == (int32_t)sizeof(S))
+                return strided_reduce(slice, [](uint32_t r) { return (int32_t)(r * (uint32_t)sizeof(S)); });
+            return strided_reduce(slice, [st](uint32_t r) { return (int32_t)r * st; });
+        }
+        return strided_reduce(slice, [this](uint32_t r) { return input_offset(a, r); });
+    }
+
+    /* ---- block reductions -------------------------------------------------- */
+
+    __device__ void combine_into(AV &x, const AV &y) const {
+#pragma unroll
+        for (int j = 0; j < OVS; j++)
+            x.v[j] = op.combine(x.v[j], y.v[j]);
+    }
+
+    /* Across threadIdx.y, a tree in shared memory; the result is in the
+       threads with threadIdx.y == 0. Any blockDim.y. */
+    __device__ AV block_y_reduce(AV value, char *smem) const {
+        AV *shared = reinterpret_cast<AV *>(smem);
+        const uint32_t bx = blockDim.x, by = blockDim.y;
+        const uint32_t self = threadIdx.x + threadIdx.y * bx;
+        __syncthreads(); /* an earlier phase may still read smem */
+        shared[self] = value;
+        for (uint32_t off = next_pow2(by) / 2; off > 0; off >>= 1) {
+            __syncthreads();
+            if (threadIdx.y < off && threadIdx.y + off < by) {
+                combine_into(value, shared[self + off * bx]);
+                shared[self] = value;
+            }
+        }
+        return value;
+    }
+
+    /* Lanes of this thread's warp that exist (the last warp of a block may
+       be partial). */
+    __device__ unsigned warp_mask() const {
+        const uint32_t nthreads = blockDim.x * blockDim.y;
+        const uint32_t base = (threadIdx.x + threadIdx.y * blockDim.x) & ~31u;
+        const uint32_t n = min(32u, nthreads - base);
+        return n == 32 ? 0xffffffffu : (1u << n) - 1;
+    }
+
+    /* Across threadIdx.x; the result is in threadIdx.x == 0. Rows wider
+       than a warp first fold into 32 lanes through shared memory. The
+       executor guarantees blockDim.x is a power of two up to 32 or a
+       multiple of 32, so a row's first 32 lanes share one warp. */
+    __device__ AV block_x_reduce(AV value, char *smem) const {
+        uint32_t dim_x = blockDim.x;
+        if (dim_x > 32) {
+            AV *shared = reinterpret_cast<AV *>(smem);
+            const uint32_t self = threadIdx.x + threadIdx.y * blockDim.x;
+            __syncthreads();
+            shared[self] = value;
+            for (uint32_t off = next_pow2(dim_x) / 2; off >= 32; off >>= 1) {
+                __syncthreads();
+                if (threadIdx.x < off && threadIdx.x + off < dim_x) {
+                    combine_into(value, shared[self + off]);
+                    shared[self] = value;
+                }
+            }
+            dim_x = 32;
+        }
+        const unsigned mask = warp_mask();
+        for (uint32_t off = 1; off < dim_x; off <<= 1) {
+#pragma unroll
+            for (int j = 0; j < OVS; j++) {
+                A other = op.shfl(value.v[j], (int)off, mask);
+                if (threadIdx.x + off < dim_x)
+                    value.v[j] = op.combine(value.v[j], other);
+            }
+        }
+        return value;
+    }
+
+    /* ---- results ----------------------------------------------------------- */
+
+    /* Final store of OVS adjacent outputs: shift indices by the piece's
+       base, merge the state of earlier pieces (first == 0), then project to
+       the output (last) or keep the state for later pieces. */
+    __device__ void store(AV value, uint32_t o0) const {
+#pragma unroll
+        for (int j = 0; j < OVS; j++) {
+            const uint32_t o = o0 + j;
+            if (o >= a.num_outputs)
+                break;
+            const OutOffsets off = output_offsets(a, o);
+            A v = op.translate(value.v[j], a.index_base);
+            A *acc = reinterpret_cast<A *>(a.acc + off.v[RT__OUT_SLOT_ACC]);
+            if (!a.first)
+                v = op.combine(*acc, v);
+            if (a.last)
+                op.write(a.out + off.v[RT__OUT_SLOT_OUT], a.idx + off.v[RT__OUT_SLOT_IDX],
+                         a.out_dtype, v);
+            else
+                *acc = v;
+        }
+    }
+
+    /* Slot of this thread's partial in the staging buffer (PyTorch's
+       staging_memory_offset): one per block of a tile, times the lanes
+       when lanes own separate outputs. */
+    __device__ uint32_t staging_offset(uint32_t cta) const {
+        uint32_t off = cta + blockIdx.x * gridDim.y;
+        if (!splits_x())
+            off = threadIdx.x + off * blockDim.x;
+        return off;
+    }
+
+    /*
+     * Blocks of one output tile (same blockIdx.x) each publish a partial;
+     * the last to arrive (semaphore) folds them all in a fixed order, so
+     * the result does not depend on which block came last, then resets the
+     * semaphore to 0 for the next launch. The executor only enables this
+     * when splits_y() holds, so the block result sits in threadIdx.y == 0.
+     */
+    __device__ void global_reduce(AV value, char *smem) const {
+        __shared__ bool is_last;
+        AV *staging = reinterpret_cast<AV *>(a.staging);
+        const uint32_t o = output_idx();
+        const bool store_ok = should_store(o);
+        if (store_ok)
+            staging[staging_offset(blockIdx.y)] = value;
+        __threadfence(); /* partials visible device-wide before the count */
+        __syncthreads();
+        if (threadIdx.x == 0 && threadIdx.y == 0) {
+            const int prev = atomicAdd(&a.semaphores[blockIdx.x], 1);
+            is_last = prev == (int)gridDim.y - 1;
+            if (is_last)
+                a.semaphores[blockIdx.x] = 0; /* every block has counted */
+        }
+        __syncthreads();
+        if (!is_last)
+            return;
+        __threadfence(); /* acquire side of the pattern */
+
+        /* Each thread folds a contiguous run of partials, in index order. */
+        const uint32_t ctas = gridDim.y;
+        uint32_t t, nt;
+        if (splits_x()) {
+            t = threadIdx.x + threadIdx.y * blockDim.x;
+            nt = blockDim.x * blockDim.y;
+        } else {
+            t = threadIdx.y;
+            nt = blockDim.y;
+        }
+        const uint32_t chunk = (ctas + nt - 1) / nt;
+        const uint32_t begin = min(ctas, t * chunk), finish = min(ctas, begin + chunk);
+        value = ident_vec();
+        for (uint32_t c = begin; c < finish; c++)
+            combine_into(value, load_cg(&staging[staging_offset(c)]));
+
+        value = block_y_reduce(value, smem);
+        if (splits_x())
+            value = block_x_reduce(value, smem);
+        if (store_ok)
+            store(value, o);
+    }
+
+    __device__ void run() const {
+        extern __shared__ __align__(16) char rt_smem[];
+        const uint32_t o = output_idx();
+        AV value = ident_vec();
+        if (o < a.num_outputs)
+            value = thread_reduce(a.in + output_offset(a, o, RT__OUT_SLOT_IN));
+        if (splits_y())
+            value = block_y_reduce(value, rt_smem);
+        if (splits_x())
+            value = block_x_reduce(value, rt_smem);
+        if (splits_grid())
+            global_reduce(value, rt_smem);
+        else if (should_store(o))
+            store(value, o);
+    }
+};
+
+/* PyTorch's launch bounds are 512 / OVS threads and 4 blocks per SM, which
+   caps a thread at 32 registers when OVS is 1. States of 8 bytes and more
+   (int64 sums, f64, Welford, (value, index) pairs) or 8-byte inputs spilled
+   4 to 500 bytes under that cap (-Xptxas -v, sm_90, CUDA 13.0); asking for
+   2 blocks per SM gives them 64 registers and no spill. u8/i8 min/max keep
+   the cap and spill 4-12 bytes. */
+template <typename Op> constexpr int min_blocks_per_sm() {
+    return sizeof(typename Op::acc_t) <= 4 && sizeof(typename Op::scalar_t) <= 4 ? 4 : 2;
+}
+
+template <typename Op, int OVS>
+__global__ void __launch_bounds__(512 / OVS, min_blocks_per_sm<Op>())
+    reduce_kernel(const __grid_constant__ rt__kernel_args a) {
+    Reducer<Op, OVS>(a).run();
+}
+
+template <typename Op>
+cudaError_t launch_reduce(const rt__kernel_args *a, const rt__launch_config *c, size_t smem,
+                          cudaStream_t stream) {
+    const dim3 grid((unsigned)c->grid[0], (unsigned)c->grid[1], 1);
+    const dim3 block((unsigned)c->block[0], (unsigned)c->block[1], 1);
+    switch (c->output_vec_size) {
+    case 1:
+        reduce_kernel<Op, 1><<<grid, block, smem, stream>>>(*a);
+        break;
+    case 2:
+        reduce_kernel<Op, 2><<<grid, block, smem, stream>>>(*a);
+        break;
+    case 4:
+        reduce_kernel<Op, 4><<<grid, block, smem, stream>>>(*a);
+        break;
+    default:
+        return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+} // namespace rt
+
+/* Stamps out the table entry of one (family, dtype) row of
+   RT__FOR_EACH_KERNEL; the including file defines RT__OP_<FAM>(T). */
+#define RT__DEFINE_KERNEL_ENTRY(fam, FAM, sfx, DT)                                                 \
+    extern "C" const rt__kernel_entry rt__kernel_##fam##_##sfx = {                                 \
+        rt::launch_reduce<RT__OP_##FAM(RT__CTYPE_##sfx)>,                                          \
+        (int)sizeof(RT__OP_##FAM(RT__CTYPE_##sfx)::acc_t), RT__OP_##FAM(RT__CTYPE_##sfx)::vt0,     \
+        RT__OP_##FAM(RT__CTYPE_##sfx)::input_vec};
+
+#endif /* RT_KERNELS_REDUCE_BODY_CUH */

@@ -1,0 +1,72 @@
+/*
+ * Offset calculators (PyTorch's OffsetCalculator): a linear index becomes
+ * its digits over the iter's extents (fast divmod) and then a byte offset
+ * per operand. 32-bit throughout: a piece fits by construction.
+ */
+#ifndef RT_KERNELS_REDUCE_OFFSETS_CUH
+#define RT_KERNELS_REDUCE_OFFSETS_CUH
+
+#include "launch.h"
+
+namespace rt {
+
+/* n / d and n % d for n < 2^31, with one multiply-high (rt__divmod_init). */
+static __device__ __forceinline__ uint32_t div_mod(const rt__divmod &d, uint32_t n, uint32_t &mod) {
+    uint32_t q = (__umulhi(n, d.magic) + n) >> d.shift;
+    mod = n - q * d.divisor;
+    return q;
+}
+
+/* Byte offset of reduced index r in the input (relative to an output's
+   input slice). */
+static __device__ __forceinline__ int32_t input_offset(const rt__kernel_args &a, uint32_t r) {
+    int32_t off = 0;
+#pragma unroll
+    for (int d = 0; d < RT_MAX_DIMS; d++) {
+        if (d == a.in_ndim)
+            break;
+        uint32_t mod;
+        r = div_mod(a.in_sizes[d], r, mod);
+        off += (int32_t)mod * a.in_strides[d];
+    }
+    return off;
+}
+
+/* Byte offset of output index o in one operand slot (RT__OUT_SLOT_*). */
+static __device__ __forceinline__ int32_t output_offset(const rt__kernel_args &a, uint32_t o,
+                                                        int slot) {
+    int32_t off = 0;
+#pragma unroll
+    for (int d = 0; d < RT_MAX_DIMS; d++) {
+        if (d == a.out_ndim)
+            break;
+        uint32_t mod;
+        o = div_mod(a.out_sizes[d], o, mod);
+        off += (int32_t)mod * a.out_strides[d][slot];
+    }
+    return off;
+}
+
+/* All four slots at once (the final store needs OUT, IDX and ACC). */
+struct OutOffsets {
+    int32_t v[4];
+};
+
+static __device__ __forceinline__ OutOffsets output_offsets(const rt__kernel_args &a, uint32_t o) {
+    OutOffsets r = {{0, 0, 0, 0}};
+#pragma unroll
+    for (int d = 0; d < RT_MAX_DIMS; d++) {
+        if (d == a.out_ndim)
+            break;
+        uint32_t mod;
+        o = div_mod(a.out_sizes[d], o, mod);
+#pragma unroll
+        for (int s = 0; s < 4; s++)
+            r.v[s] += (int32_t)mod * a.out_strides[d][s];
+    }
+    return r;
+}
+
+} // namespace rt
+
+#endif /* RT_KERNELS_REDUCE_OFFSETS_CUH */

@@ -1,0 +1,287 @@
+/*
+ * The reduction ops (DESIGN.md section 6). Each is a small struct over an
+ * input storage type S with:
+ *   acc_t                         the accumulator state
+ *   vt0, input_vec                unroll depth and contiguous vector width
+ *   ident()                       the state of no elements
+ *   reduce(acc, x, idx)           fold one element at reduced index idx
+ *   combine(a, b)                 merge two states (a covers lower indices
+ *                                 where that matters for rounding)
+ *   shfl_down(acc, offset, mask)  warp shuffle of a state
+ *   translate(acc, base)          shift a state's index by a piece's base
+ *   write(out, idx, dtype, acc)   project and store the final result
+ * Ops are built from the kernel arguments (run-time op parameters) inside
+ * the kernel and live in registers.
+ */
+#ifndef RT_KERNELS_REDUCE_OPS_CUH
+#define RT_KERNELS_REDUCE_OPS_CUH
+
+#include "reduce_types.cuh"
+
+namespace rt {
+
+/* ---- sum, mean, prod ---------------------------------------------------------- */
+
+template <typename S> static __device__ __forceinline__ typename SumAcc<S>::type to_sum_acc(S x) {
+    if constexpr (std::is_same<typename SumAcc<S>::type, unsigned long long>::value)
+        return widen_u64(x);
+    else
+        return widen(x);
+}
+
+template <typename S, bool IsProd> struct SumProdOp {
+    using scalar_t = S;
+    using acc_t = typename SumAcc<S>::type;
+    static constexpr int vt0 = 4;
+    /* PyTorch's sum_functor reads 8 16-bit elements per vector. */
+    static constexpr int input_vec = (!IsProd && sizeof(S) == 2) ? 8 : 4;
+    bool mean;
+    acc_t factor;
+
+    __device__ explicit SumProdOp(const rt__kernel_args &a)
+        : mean(a.op_mode == RT__MODE_MEAN), factor(static_cast<acc_t>(a.param0)) {}
+    __device__ acc_t ident() const { return acc_t(IsProd ? 1 : 0); }
+    __device__ acc_t combine(acc_t a, acc_t b) const { return IsProd ? a * b : a + b; }
+    __device__ acc_t reduce(acc_t acc, S x, uint32_t) const { return combine(acc, to_sum_acc(x)); }
+    __device__ acc_t shfl(acc_t a, int off, unsigned mask) const { return shfl_down(mask, a, off); }
+    __device__ acc_t translate(acc_t a, int64_t) const { return a; }
+    __device__ void write(char *out, char *, int dt, acc_t a) const {
+        /* mean = sum * (1/N); integer inputs never take this branch. */
+        store_as(out, dt, mean ? a * factor : a);
+    }
+};
+
+template <typename S> using SumOp = SumProdOp<S, false>;
+template <typename S> using ProdOp = SumProdOp<S, true>;
+
+/* ---- min, max (values only) ---------------------------------------------------- */
+
+/* NaN propagates: once either side is NaN, the result is NaN. */
+template <bool IsMax, typename T> static __device__ __forceinline__ T pick_nan(T a, T b) {
+    if (is_nan(a))
+        return a;
+    if (is_nan(b))
+        return b;
+    return (IsMax ? (b > a) : (b < a)) ? b : a;
+}
+
+template <typename S, bool IsMax> struct MinMaxOp {
+    using scalar_t = S;
+    using acc_t = typename CmpAcc<S>::type;
+    static constexpr int vt0 = 4;
+    static constexpr int input_vec = 4;
+
+    __device__ explicit MinMaxOp(const rt__kernel_args &) {}
+    __device__ acc_t ident() const {
+        return IsMax ? Limits<acc_t>::lowest() : Limits<acc_t>::highest();
+    }
+    __device__ acc_t combine(acc_t a, acc_t b) const { return pick_nan<IsMax>(a, b); }
+    __device__ acc_t reduce(acc_t acc, S x, uint32_t) const { return combine(acc, widen(x)); }
+    __device__ acc_t shfl(acc_t a, int off, unsigned mask) const { return shfl_down(mask, a, off); }
+    __device__ acc_t translate(acc_t a, int64_t) const { return a; }
+    __device__ void write(char *out, char *, int dt, acc_t a) const { store_as(out, dt, a); }
+};
+
+/* ---- argmin, argmax, min/max with indices --------------------------------------- */
+
+template <typename V> struct ArgAcc {
+    V value;
+    int64_t index; /* INT64_MAX: no element yet */
+};
+
+/*
+ * (value, index) pairs under a total order, so the winner does not depend
+ * on the reduction order: NaN beats every number; between two NaNs or two
+ * equal values the lower index wins; otherwise the smaller (min) or larger
+ * (max) value. The identity carries INT64_MAX, so any real element with
+ * the same value beats it.
+ */
+template <typename S, bool IsMax> struct ArgOp {
+    using scalar_t = S;
+    using val_t = typename CmpAcc<S>::type;
+    using acc_t = ArgAcc<val_t>;
+    static constexpr int vt0 = 4;
+    static constexpr int input_vec = 4;
+    bool values_mode;
+
+    __device__ explicit ArgOp(const rt__kernel_args &a) : values_mode(a.op_mode == RT__MODE_VALUES) {}
+    __device__ acc_t ident() const {
+        return {IsMax ? Limits<val_t>::lowest() : Limits<val_t>::highest(), INT64_MAX};
+    }
+    __device__ static bool better(const acc_t &a, const acc_t &b) {
+        bool an = is_nan(a.value), bn = is_nan(b.value);
+        if (an || bn)
+            return an && bn ? a.index < b.index : an;
+        if (a.value == b.value)
+            return a.index < b.index;
+        return IsMax ? a.value > b.value : a.value < b.value;
+    }
+    __device__ acc_t combine(acc_t a, acc_t b) const { return better(a, b) ? a : b; }
+    __device__ acc_t reduce(acc_t acc, S x, uint32_t idx) const {
+        return combine(acc, acc_t{widen(x), (int64_t)idx});
+    }
+    __device__ acc_t shfl(acc_t a, int off, unsigned mask) const {
+        return {shfl_down(mask, a.value, off), shfl_down(mask, a.index, off)};
+    }
+    __device__ acc_t translate(acc_t a, int64_t base) const {
+        if (a.index != INT64_MAX)
+            a.index += base;
+        return a;
+    }
+    __device__ void write(char *out, char *idx, int dt, acc_t a) const {
+        if (values_mode) {
+            store_as(out, dt, a.value);
+            *reinterpret_cast<int64_t *>(idx) = a.index;
+        } else {
+            *reinterpret_cast<int64_t *>(out) = a.index;
+        }
+    }
+};
+
+/* ---- var, std (Welford, Chan's merge) ------------------------------------------- */
+
+template <typename A> struct WelfordAcc {
+    A mean;
+    A m2;
+    A nf;      /* element count, as the float type (Chan's merge needs it) */
+    int32_t n; /* element count of a thread-local state, exact */
+};
+
+template <typename S> struct WelfordOp {
+    using scalar_t = S;
+    using A = typename FloatAcc<S>::type;
+    using acc_t = WelfordAcc<A>;
+    /* PyTorch's std_var_kernel_impl: vt0 = 2 to limit register pressure. */
+    static constexpr int vt0 = 2;
+    static constexpr int input_vec = 2;
+    bool is_std;
+    A correction;
+
+    __device__ explicit WelfordOp(const rt__kernel_args &a)
+        : is_std(a.op_mode == RT__MODE_STD), correction(static_cast<A>(a.param0)) {}
+    __device__ acc_t ident() const { return {A(0), A(0), A(0), 0}; }
+    __device__ acc_t reduce(acc_t acc, S x, uint32_t) const {
+        A v = widen(x);
+        int32_t n = acc.n + 1;
+        A nf = static_cast<A>(n);
+        A delta = v - acc.mean;
+        A mean = acc.mean + delta / nf;
+        return {mean, acc.m2 + delta * (v - mean), nf, n};
+    }
+    __device__ acc_t combine(acc_t a, acc_t b) const {
+        if (a.nf == A(0))
+            return b;
+        if (b.nf == A(0))
+            return a;
+        A delta = b.mean - a.mean;
+        A nf = a.nf + b.nf;
+        A nb_over_n = b.nf / nf;
+        /* n only matters for thread-local states; wrap instead of UB. */
+        int32_t n = (int32_t)((uint32_t)a.n + (uint32_t)b.n);
+        return {a.mean + delta * nb_over_n, a.m2 + b.m2 + delta * delta * a.nf * nb_over_n, nf, n};
+    }
+    __device__ acc_t shfl(acc_t a, int off, unsigned mask) const {
+        return {shfl_down(mask, a.mean, off), shfl_down(mask, a.m2, off),
+                shfl_down(mask, a.nf, off), shfl_down(mask, a.n, off)};
+    }
+    __device__ acc_t translate(acc_t a, int64_t) const { return a; }
+    __device__ void write(char *out, char *, int dt, acc_t a) const {
+        /* NaN when N <= correction (N == 0 included). */
+        A var = a.nf > correction ? a.m2 / (a.nf - correction) : quiet_nan(A(0));
+        store_as(out, dt, is_std ? sqrt_of(var) : var);
+    }
+};
+
+/* ---- norm ---------------------------------------------------------------------- */
+
+/* p = 0 (count of nonzeros), 1, 2 and any other finite p: sum of a power of
+   |x|, then the inverse power. One kernel; the kind is a uniform branch. */
+template <typename S> struct NormOp {
+    using scalar_t = S;
+    using acc_t = typename FloatAcc<S>::type;
+    static constexpr int vt0 = 4;
+    static constexpr int input_vec = 4;
+    int kind;
+    acc_t p, inv_p;
+
+    __device__ explicit NormOp(const rt__kernel_args &a)
+        : kind(a.op_mode), p(static_cast<acc_t>(a.param0)), inv_p(static_cast<acc_t>(a.param1)) {}
+    __device__ acc_t ident() const { return acc_t(0); }
+    __device__ acc_t reduce(acc_t acc, S x, uint32_t) const {
+        acc_t v = abs_of(widen(x));
+        switch (kind) {
+        case RT__NORM_P0:
+            v = v != acc_t(0) ? acc_t(1) : acc_t(0); /* NaN counts */
+            break;
+        case RT__NORM_P1:
+            break;
+        case RT__NORM_P2:
+            v = v * v;
+            break;
+        default:
+            v = pow_of(v, p);
+            break;
+        }
+        return acc + v;
+    }
+    __device__ acc_t combine(acc_t a, acc_t b) const { return a + b; }
+    __device__ acc_t shfl(acc_t a, int off, unsigned mask) const { return shfl_down(mask, a, off); }
+    __device__ acc_t translate(acc_t a, int64_t) const { return a; }
+    __device__ void write(char *out, char *, int dt, acc_t a) const {
+        acc_t r = a;
+        if (kind == RT__NORM_P2)
+            r = sqrt_of(a);
+        else if (kind == RT__NORM_PGEN)
+            r = pow_of(a, inv_p);
+        store_as(out, dt, r);
+    }
+};
+
+/* p = +inf: max |x|; p = -inf: min |x|, computed as -max(-|x|) so both
+   share one comparison. NaN propagates. Identities 0 and +inf (as -(-inf)). */
+template <typename S> struct NormExtOp {
+    using scalar_t = S;
+    using acc_t = typename FloatAcc<S>::type;
+    static constexpr int vt0 = 4;
+    static constexpr int input_vec = 4;
+    bool neg;
+
+    __device__ explicit NormExtOp(const rt__kernel_args &a) : neg(a.op_mode == RT__MODE_NEG) {}
+    __device__ acc_t ident() const { return neg ? Limits<acc_t>::lowest() : acc_t(0); }
+    __device__ acc_t combine(acc_t a, acc_t b) const { return pick_nan<true>(a, b); }
+    __device__ acc_t reduce(acc_t acc, S x, uint32_t) const {
+        acc_t v = abs_of(widen(x));
+        return combine(acc, neg ? -v : v);
+    }
+    __device__ acc_t shfl(acc_t a, int off, unsigned mask) const { return shfl_down(mask, a, off); }
+    __device__ acc_t translate(acc_t a, int64_t) const { return a; }
+    __device__ void write(char *out, char *, int dt, acc_t a) const {
+        store_as(out, dt, neg ? -a : a);
+    }
+};
+
+/* ---- any, all ------------------------------------------------------------------- */
+
+/* all(x) == !any(x == 0): one kernel, `invert` flips the predicate and the
+   result. */
+template <typename S> struct AnyOp {
+    using scalar_t = S;
+    using acc_t = bool;
+    static constexpr int vt0 = 4;
+    static constexpr int input_vec = 4;
+    bool invert;
+
+    __device__ explicit AnyOp(const rt__kernel_args &a) : invert(a.op_mode == RT__MODE_ALL) {}
+    __device__ acc_t ident() const { return false; }
+    __device__ acc_t combine(acc_t a, acc_t b) const { return a || b; }
+    __device__ acc_t reduce(acc_t acc, S x, uint32_t) const { return acc || (nonzero(x) != invert); }
+    __device__ acc_t shfl(acc_t a, int off, unsigned mask) const { return shfl_down(mask, a, off); }
+    __device__ acc_t translate(acc_t a, int64_t) const { return a; }
+    __device__ void write(char *out, char *, int dt, acc_t a) const {
+        store_as(out, dt, a != invert);
+    }
+};
+
+} // namespace rt
+
+#endif /* RT_KERNELS_REDUCE_OPS_CUH */

@@ -1,0 +1,9 @@
+/*
+ * Instantiations: prod (ProdOp), every dtype.
+ * One translation unit per family keeps a clean build parallel
+ * (RT__FOR_EACH_KERNEL in launch.h lists the rows).
+ */
+#include "reduce_body.cuh"
+
+#define RT__OP_PROD(T) rt::ProdOp<T>
+RT__KERNELS_PROD(RT__DEFINE_KERNEL_ENTRY)

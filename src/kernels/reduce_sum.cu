@@ -1,0 +1,9 @@
+/*
+ * Instantiations: sum and mean (SumOp), every dtype.
+ * One translation unit per family keeps a clean build parallel
+ * (RT__FOR_EACH_KERNEL in launch.h lists the rows).
+ */
+#include "reduce_body.cuh"
+
+#define RT__OP_SUM(T) rt::SumOp<T>
+RT__KERNELS_SUM(RT__DEFINE_KERNEL_ENTRY)

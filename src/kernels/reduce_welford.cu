@@ -1,0 +1,9 @@
+/*
+ * Instantiations: var and std (WelfordOp), float dtypes.
+ * One translation unit per family keeps a clean build parallel
+ * (RT__FOR_EACH_KERNEL in launch.h lists the rows).
+ */
+#include "reduce_body.cuh"
+
+#define RT__OP_WELFORD(T) rt::WelfordOp<T>
+RT__KERNELS_WELFORD(RT__DEFINE_KERNEL_ENTRY)
