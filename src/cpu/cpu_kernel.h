@@ -32,8 +32,9 @@
 /* Adjacent outputs reduced together in the vertical (column) path. Wide
    tiles matter: each row of a tile is one contiguous stretch that the
    prefetchers must pick up anew. Column sums of an [8192, 8192] f32 matrix
-   on one core of the 2-core dev VM (AMD EPYC, GB/s): tile 256: 5.8,
-   512: 8.2, 1024: 11.7, 2048: 13.3 (a row sum: 13.5). */
+   on one core of the 2-core dev VM (AMD EPYC, GB/s, four rows per step):
+   tile 256: 5.8, 512: 8.2, 1024: 11.7, 2048: 13.3, 4096: 13.2; a row sum
+   streams at 21. */
 #ifndef RT__CPU_TILE
 #define RT__CPU_TILE 2048
 #endif
