@@ -83,7 +83,8 @@ static void print_tally(const char *name, const tally *t)
            name, t->rank0, t->empty, t->keepdim, t->indices, t->negative, t->broadcast);
 }
 
-/* 2000 fully random cases, then 4 per allowed (op, dtype) pair. */
+/* 2000 fully random cases (see RT_TEST_CASES), then 3 for every allowed (op, input dtype,
+   output dtype) triple. */
 static void test_random_cases(void **state)
 {
     (void)state;
@@ -93,34 +94,50 @@ static void test_random_cases(void **state)
     tally t;
     memset(&t, 0, sizeof t);
     rt_case c;
-    for (uint64_t seed = 1; seed <= 2000; seed++) {
+    /* RT_TEST_CASES=N runs more (or fewer) random cases, for a deeper hunt. */
+    const char *env = getenv("RT_TEST_CASES");
+    uint64_t n = env && atoll(env) > 0 ? (uint64_t)atoll(env) : 2000;
+    for (uint64_t seed = 1; seed <= n; seed++) {
         assert_int_equal(rt_case_make(&c, seed, &o), 0);
         count(&t, &c);
         run_case(ctx, &c);
         rt_case_free(&c);
     }
-    int pairs = 0;
+    int triples = 0;
     for (int op = 0; op < RT_OP_COUNT; op++)
-        for (int d = 0; d < RT_DTYPE_COUNT; d++) {
-            if (!rt_case_op_allowed((rt_op)op, (rt_dtype)d))
-                continue;
-            pairs++;
-            o.op = op;
-            o.dtype = d;
-            for (uint64_t k = 0; k < 4; k++) {
-                assert_int_equal(rt_case_make(&c, 100000 + (uint64_t)(op * 100 + d * 10) + k, &o),
-                                 0);
-                count(&t, &c);
-                run_case(ctx, &c);
-                rt_case_free(&c);
+        for (int d = 0; d < RT_DTYPE_COUNT; d++)
+            for (int od = 0; od < RT_DTYPE_COUNT; od++) {
+                if (!rt_case_out_dtype_allowed((rt_op)op, (rt_dtype)d, (rt_dtype)od))
+                    continue;
+                triples++;
+                o.op = op;
+                o.dtype = d;
+                o.out_dtype = od;
+                for (uint64_t k = 0; k < 3; k++) {
+                    uint64_t seed = 100000 + (uint64_t)(op * 1000 + d * 100 + od * 10) + k;
+                    assert_int_equal(rt_case_make(&c, seed, &o), 0);
+                    count(&t, &c);
+                    run_case(ctx, &c);
+                    rt_case_free(&c);
+                }
             }
-        }
     print_tally("random", &t);
-    printf("[ random ] op x dtype pairs swept: %d\n", pairs);
+    printf("[ random ] (op, in dtype, out dtype) triples swept: %d\n", triples);
     for (int op = 0; op < RT_OP_COUNT; op++)
         assert_true(t.per_op[op] >= 100);
     assert_true(t.rank0 > 0 && t.empty > 0 && t.negative > 0 && t.broadcast > 0 && t.indices > 0);
     rt_context_destroy(ctx);
+}
+
+/* The generator's dtype rules agree with the library's. */
+static void test_dtype_rules(void **state)
+{
+    (void)state;
+    for (int op = 0; op < RT_OP_COUNT; op++)
+        for (int d = 0; d < RT_DTYPE_COUNT; d++)
+            for (int od = 0; od < RT_DTYPE_COUNT; od++)
+                assert_int_equal(rt_case_out_dtype_allowed((rt_op)op, (rt_dtype)d, (rt_dtype)od),
+                                 rt_reduce_out_dtype_ok((rt_op)op, (rt_dtype)d, (rt_dtype)od));
 }
 
 /* Larger cases (the threaded paths start at 2^15 elements) on 1 and 3
@@ -574,6 +591,7 @@ int main(void)
         cmocka_unit_test(test_zero_dim),
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_f64_accuracy),
+        cmocka_unit_test(test_dtype_rules),
         cmocka_unit_test(test_random_cases),
         cmocka_unit_test(test_threads),
     };

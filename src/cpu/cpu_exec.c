@@ -4,8 +4,8 @@
  *
  * Two ways through the outputs:
  *  - inner: each output's reduced elements are strided runs along iter
- *    dim 0 (the reduced dim with the smallest input stride), folded one run
- *    at a time: contiguous row sums stream through the kernels' lanes;
+ *    dim 0 (the iter's fastest reduced dim), folded one run at a time:
+ *    contiguous row sums stream through the kernels' lanes;
  *  - vertical: up to RT__CPU_TILE adjacent outputs along the fastest kept
  *    dim are reduced together, row by row: column sums of a row-major
  *    matrix read whole cache lines instead of one element per line.

@@ -18,6 +18,7 @@ void rt_case_opts_init(rt_case_opts *o)
 {
     o->op = -1;
     o->dtype = -1;
+    o->out_dtype = -1;
     o->max_rank = 8;
     o->max_elems = 6000;
     o->big_lo = 40;
@@ -261,7 +262,10 @@ int rt_case_make(rt_case *c, uint64_t seed, const rt_case_opts *o)
     c->in.dtype = pick_in_dtype(&g, c->op, o);
     if (!rt_case_op_allowed(c->op, c->in.dtype))
         return -1;
-    c->out.dtype = pick_out_dtype(&g, c->op, c->in.dtype);
+    c->out.dtype =
+        o->out_dtype >= 0 ? (rt_dtype)o->out_dtype : pick_out_dtype(&g, c->op, c->in.dtype);
+    if (!rt_case_out_dtype_allowed(c->op, c->in.dtype, c->out.dtype))
+        return -1;
     c->correction = 1.0;
     c->p = 2.0;
     if (c->op == RT_OP_VAR || c->op == RT_OP_STD) {

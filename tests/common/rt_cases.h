@@ -49,6 +49,8 @@ typedef struct rt_case_opts {
     int op;            /* an rt_op, or -1 for random (default) */
     int dtype;         /* an input rt_dtype, or -1 for random (default); must
                           suit op (mean/var/std/norm need a float dtype) */
+    int out_dtype;     /* an output rt_dtype, or -1 for random (default); must
+                          be allowed for (op, dtype) */
     int max_rank;      /* 0 .. 8 (default 8) */
     int64_t max_elems; /* cap on the input's element count (default 6000) */
     int64_t big_lo;    /* range of the occasional large extent */
