@@ -10,7 +10,11 @@
  * the element size), empty and size-1 dims, ranks 0..8.
  *
  * Device tests copy each block whole (rt_case_buf: base, bytes, and where
- * element [0..0] sits) and describe the device tensors with rt_case_rebase.
+ * element [0..0] sits) and describe the device tensors with rt_case_rebase:
+ * poison the host blocks (rt_case_poison), copy in_buf, out_buf and idx_buf
+ * to device blocks of the same sizes, call with the rebased tensors, copy
+ * out_buf and idx_buf back over the host blocks, then rt_ref_check (with
+ * RT_ACC_GPU) reads the results, and the untouched gaps, from the host.
  *
  *     rt_case c;
  *     rt_case_opts o;
@@ -33,6 +37,10 @@
 
 #include "reduce_tensor.h"
 #include "rt_rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* The byte every output storage block holds before a call. */
 #define RT_CASE_POISON 0xA5
@@ -115,5 +123,9 @@ int64_t rt_case_offset(const rt_tensor *t, int64_t lin);
 bool rt_case_out_dtype_allowed(rt_op op, rt_dtype in, rt_dtype out);
 /* Whether op is defined for input dtype in. */
 bool rt_case_op_allowed(rt_op op, rt_dtype in);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* RT_CASES_H */

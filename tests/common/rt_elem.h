@@ -12,6 +12,10 @@
 
 #include "reduce_tensor.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Bytes per element; 0 for an unknown dtype. */
 size_t rt_elem_size(rt_dtype d);
 /* f32 f64 f16 bf16. */
@@ -29,5 +33,9 @@ void rt_elem_put_f(void *p, rt_dtype d, double v);
 void rt_elem_put_i(void *p, rt_dtype d, int64_t v);
 /* The element's raw bits (zero-extended), for bitwise comparisons. */
 uint64_t rt_elem_bits(const void *p, rt_dtype d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* RT_ELEM_H */

@@ -22,6 +22,10 @@
 
 #include "rt_cases.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* How the implementation under test accumulates floats: the tolerances of
    rt_ref_check follow it. */
 typedef enum rt_acc_model {
@@ -64,5 +68,9 @@ void rt_ref_free(rt_ref *r);
  */
 bool rt_ref_check(const rt_case *c, const rt_ref *r, rt_status got, rt_acc_model model, char *msg,
                   size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* RT_REF_H */

@@ -10,6 +10,10 @@
 
 #include "reduce_tensor.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct rt_small_result {
     rt_status status;
     long double value; /* the output element, widened (ints and bools too) */
@@ -27,5 +31,9 @@ typedef struct rt_small_result {
  */
 rt_small_result rt_small_reduce(rt_context *ctx, rt_op op, rt_dtype in, rt_dtype out,
                                 const double *x, int64_t n, int64_t stride, double param);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* RT_SMALL_H */
