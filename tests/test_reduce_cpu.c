@@ -48,41 +48,6 @@ static void run_case(rt_context *ctx, rt_case *c)
         fail_msg("%s", msg);
 }
 
-typedef struct tally {
-    int cases, per_op[RT_OP_COUNT], per_dtype[RT_DTYPE_COUNT], rank0, empty, errors, keepdim,
-        indices, negative, broadcast;
-} tally;
-
-static void count(tally *t, const rt_case *c)
-{
-    t->cases++;
-    t->per_op[c->op]++;
-    t->per_dtype[c->in.dtype]++;
-    t->rank0 += c->in.ndim == 0;
-    t->empty += rt_case_numel(&c->in) == 0;
-    t->keepdim += c->keepdim;
-    t->indices += c->has_idx;
-    bool neg = false, bc = false;
-    for (int d = 0; d < c->in.ndim; d++) {
-        neg = neg || (c->in.strides[d] < 0 && c->in.shape[d] > 1);
-        bc = bc || (c->in.strides[d] == 0 && c->in.shape[d] > 1);
-    }
-    t->negative += neg;
-    t->broadcast += bc;
-}
-
-static void print_tally(const char *name, const tally *t)
-{
-    static const char *ops[] = {"sum",    "prod", "mean", "min",  "max", "argmin",
-                                "argmax", "var",  "std",  "norm", "any", "all"};
-    printf("[ %s ] %d cases:", name, t->cases);
-    for (int i = 0; i < RT_OP_COUNT; i++)
-        printf(" %s %d", ops[i], t->per_op[i]);
-    printf("\n[ %s ] rank0 %d, empty input %d, keepdim %d, indices %d, negative strides %d, "
-           "broadcast %d\n",
-           name, t->rank0, t->empty, t->keepdim, t->indices, t->negative, t->broadcast);
-}
-
 /* 2000 fully random cases (see RT_TEST_CASES), then 3 for every allowed (op, input dtype,
    output dtype) triple. */
 static void test_random_cases(void **state)
@@ -91,7 +56,7 @@ static void test_random_cases(void **state)
     rt_context *ctx = cpu_ctx(0);
     rt_case_opts o;
     rt_case_opts_init(&o);
-    tally t;
+    rt_case_tally t;
     memset(&t, 0, sizeof t);
     rt_case c;
     /* RT_TEST_CASES=N runs more (or fewer) random cases, for a deeper hunt. */
@@ -99,7 +64,7 @@ static void test_random_cases(void **state)
     uint64_t n = env && atoll(env) > 0 ? (uint64_t)atoll(env) : 2000;
     for (uint64_t seed = 1; seed <= n; seed++) {
         assert_int_equal(rt_case_make(&c, seed, &o), 0);
-        count(&t, &c);
+        rt_case_tally_add(&t, &c);
         run_case(ctx, &c);
         rt_case_free(&c);
     }
@@ -116,12 +81,12 @@ static void test_random_cases(void **state)
                 for (uint64_t k = 0; k < 3; k++) {
                     uint64_t seed = 100000 + (uint64_t)(op * 1000 + d * 100 + od * 10) + k;
                     assert_int_equal(rt_case_make(&c, seed, &o), 0);
-                    count(&t, &c);
+                    rt_case_tally_add(&t, &c);
                     run_case(ctx, &c);
                     rt_case_free(&c);
                 }
             }
-    print_tally("random", &t);
+    rt_case_tally_print(&t, "random", stdout);
     printf("[ random ] (op, in dtype, out dtype) triples swept: %d\n", triples);
     for (int op = 0; op < RT_OP_COUNT; op++)
         assert_true(t.per_op[op] >= 100);
@@ -153,12 +118,12 @@ static void test_threads(void **state)
     o.big_hi = 1 << 17;
     o.p_big = 1.0;
     o.p_empty = 0.0;
-    tally t;
+    rt_case_tally t;
     memset(&t, 0, sizeof t);
     for (uint64_t seed = 7000; seed < 7150; seed++) {
         rt_case c;
         assert_int_equal(rt_case_make(&c, seed, &o), 0);
-        count(&t, &c);
+        rt_case_tally_add(&t, &c);
         run_case(one, &c);
         run_case(three, &c);
         unsigned char *first = malloc(c.out_buf.bytes + c.idx_buf.bytes + 1);
@@ -176,7 +141,7 @@ static void test_threads(void **state)
         free(first);
         rt_case_free(&c);
     }
-    print_tally("threads 1 and 3", &t);
+    rt_case_tally_print(&t, "threads 1 and 3", stdout);
     rt_context_destroy(one);
     rt_context_destroy(three);
 }

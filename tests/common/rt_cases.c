@@ -339,13 +339,15 @@ rt_tensor rt_case_rebase(const rt_tensor *t, const rt_case_buf *b, void *new_bas
     return r;
 }
 
+static const char *name_or(const char *name)
+{
+    return name ? name : "?";
+}
+
 static int put_tensor(char *buf, size_t size, const char *name, const rt_tensor *t,
                       const rt_case_buf *b)
 {
-    static const char *names[] = {"f32", "f64", "f16", "bf16", "i8",
-                                  "u8",  "i16", "i32", "i64",  "bool"};
-    int n = snprintf(buf, size, " %s=%s[", name,
-                     (unsigned)t->dtype < RT_DTYPE_COUNT ? names[t->dtype] : "?");
+    int n = snprintf(buf, size, " %s=%s[", name, name_or(rt_dtype_name(t->dtype)));
     for (int d = 0; d < t->ndim; d++)
         n += snprintf(buf + n, size > (size_t)n ? size - (size_t)n : 0, "%s%lld", d ? "," : "",
                       (long long)t->shape[d]);
@@ -360,10 +362,8 @@ static int put_tensor(char *buf, size_t size, const char *name, const rt_tensor 
 
 int rt_case_describe(const rt_case *c, char *buf, size_t size)
 {
-    static const char *ops[] = {"sum",    "prod", "mean", "min",  "max", "argmin",
-                                "argmax", "var",  "std",  "norm", "any", "all"};
     int n = snprintf(buf, size, "seed=%llu op=%s", (unsigned long long)c->seed,
-                     (unsigned)c->op < RT_OP_COUNT ? ops[c->op] : "?");
+                     name_or(rt_op_name(c->op)));
 #define REST (size > (size_t)n ? size - (size_t)n : 0)
     if (c->op == RT_OP_VAR || c->op == RT_OP_STD)
         n += snprintf(buf + n, REST, "(correction=%g)", c->correction);
@@ -379,4 +379,33 @@ int rt_case_describe(const rt_case *c, char *buf, size_t size)
         n += put_tensor(buf + n, REST, "idx", &c->idx, &c->idx_buf);
 #undef REST
     return n;
+}
+
+void rt_case_tally_add(rt_case_tally *t, const rt_case *c)
+{
+    t->cases++;
+    t->per_op[c->op]++;
+    t->per_dtype[c->in.dtype]++;
+    t->rank0 += c->in.ndim == 0;
+    t->empty += rt_case_numel(&c->in) == 0;
+    t->keepdim += c->keepdim;
+    t->indices += c->has_idx;
+    bool neg = false, bc = false;
+    for (int d = 0; d < c->in.ndim; d++) {
+        neg = neg || (c->in.strides[d] < 0 && c->in.shape[d] > 1);
+        bc = bc || (c->in.strides[d] == 0 && c->in.shape[d] > 1);
+    }
+    t->negative += neg;
+    t->broadcast += bc;
+}
+
+void rt_case_tally_print(const rt_case_tally *t, const char *name, FILE *f)
+{
+    fprintf(f, "[ %s ] %d cases:", name, t->cases);
+    for (int i = 0; i < RT_OP_COUNT; i++)
+        fprintf(f, " %s %d", name_or(rt_op_name((rt_op)i)), t->per_op[i]);
+    fprintf(f,
+            "\n[ %s ] rank0 %d, empty input %d, keepdim %d, indices %d, negative strides %d, "
+            "broadcast %d\n",
+            name, t->rank0, t->empty, t->keepdim, t->indices, t->negative, t->broadcast);
 }

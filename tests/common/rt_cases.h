@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "reduce_tensor.h"
 #include "rt_rng.h"
@@ -109,6 +110,20 @@ rt_tensor rt_case_rebase(const rt_tensor *t, const rt_case_buf *b, void *new_bas
 /* One-line description: seed, op and parameters, each tensor's dtype,
    shape, strides and storage offset, dims, keepdim. snprintf convention. */
 int rt_case_describe(const rt_case *c, char *buf, size_t size);
+
+/* What a test run covered, for its log. */
+typedef struct rt_case_tally {
+    int cases;
+    int per_op[RT_OP_COUNT];
+    int per_dtype[RT_DTYPE_COUNT]; /* input dtypes */
+    int rank0, empty, keepdim, indices;
+    int negative, broadcast; /* inputs with such a stride on a dim of extent > 1 */
+} rt_case_tally;
+
+/* Counts c into t (zero t first). */
+void rt_case_tally_add(rt_case_tally *t, const rt_case *c);
+/* Prints t on two lines, each starting with "[ name ]". */
+void rt_case_tally_print(const rt_case_tally *t, const char *name, FILE *f);
 
 /* Shape helpers shared with the oracle. */
 
