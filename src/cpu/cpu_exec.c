@@ -330,7 +330,10 @@ rt_status rt__cpu_execute(const rt_context *ctx, const rt__problem *pb)
     rt__iter it;
     rt__iter_build(pb, &it);
     plan_dims(&pl, &it, pb->has_indices);
-    RT_RETURN_IF(pl.no != pb->out_count || pl.N != pb->reduce_count, RT_ERR_INTERNAL);
+    /* The whole iter is one piece here (64-bit offsets need no split), so
+       its index base must be 0 and its counts those of the problem. */
+    RT_RETURN_IF(pl.no != pb->out_count || pl.N != pb->reduce_count || it.index_base != 0,
+                 RT_ERR_INTERNAL);
 
     if (pl.N == 0) { /* identities (min/max were refused above) */
         rt__cpu_acc a;
