@@ -1,0 +1,267 @@
+/*
+ * Helpers of the CUDA tests (test_*cuda*.c), header-only so that the test
+ * support library stays free of CUDA: running an rt_case (rt_cases.h) on a
+ * CUDA context with device copies of its storage blocks, hand-made cases
+ * for targeted shapes, and the launch configuration a case gets.
+ *
+ * A device copy keeps each block's bytes and the offset of element 0 from
+ * a 256-byte aligned base, so the host block's misalignment is kept modulo
+ * 16 bytes (malloc's alignment), which is what the kernels' vector paths
+ * care about.
+ */
+#ifndef RT_TEST_CUDA_CASE_H
+#define RT_TEST_CUDA_CASE_H
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <cuda_runtime_api.h>
+
+#include "config.h"
+#include "cuda_backend.h"
+#include "iter.h"
+#include "rt_cases.h"
+#include "rt_elem.h"
+#include "rt_ref.h"
+
+/* A CUDA runtime call that must succeed (test infrastructure, not the
+   library under test). */
+#define CUDA_OK(expr)                                                                              \
+    do {                                                                                           \
+        cudaError_t cuda_ok_err = (expr);                                                          \
+        if (cuda_ok_err != cudaSuccess)                                                            \
+            fail_msg("%s: %s", #expr, cudaGetErrorString(cuda_ok_err));                            \
+    } while (0)
+
+/* Exit code CTest reads as "skipped": no GPU on this machine. */
+#define CUDA_TEST_SKIP 77
+
+/* Number of random cases: RT_TEST_CASES when set (sanitizer runs lower
+   it), else `dflt`. */
+static inline int cuda_test_case_count(int dflt) {
+    const char *e = getenv("RT_TEST_CASES");
+    if (e != NULL && *e != '\0') {
+        int n = atoi(e);
+        if (n > 0)
+            return n;
+    }
+    return dflt;
+}
+
+/* A grow-only device buffer reused across cases. */
+typedef struct dev_buf {
+    void *p;
+    size_t cap;
+} dev_buf;
+
+static inline void *dev_buf_get(dev_buf *b, size_t bytes) {
+    if (bytes == 0)
+        bytes = 1;
+    if (bytes > b->cap) {
+        if (b->p != NULL)
+            CUDA_OK(cudaFree(b->p));
+        b->p = NULL;
+        CUDA_OK(cudaMalloc(&b->p, bytes));
+        b->cap = bytes;
+    }
+    return b->p;
+}
+
+static inline void dev_buf_free(dev_buf *b) {
+    if (b->p != NULL)
+        CUDA_OK(cudaFree(b->p));
+    b->p = NULL;
+    b->cap = 0;
+}
+
+/* Device copies of a case's three blocks. */
+typedef struct dev_case {
+    dev_buf in, out, idx;
+} dev_case;
+
+static inline void dev_case_free(dev_case *d) {
+    dev_buf_free(&d->in);
+    dev_buf_free(&d->out);
+    dev_buf_free(&d->idx);
+}
+
+/*
+ * Runs case c on ctx (a CUDA context) with `policy`: copies the input
+ * block to the device, fills the device output blocks with the poison
+ * byte, calls reduce_tensor_ex, waits for `stream` (the context's) and
+ * copies the output blocks back over c's host blocks, so rt_ref_check can
+ * read them. Returns the call's status.
+ */
+static inline rt_status dev_case_run(rt_context *ctx, rt_case *c, dev_case *d, rt_policy policy,
+                                     void *stream) {
+    void *din = dev_buf_get(&d->in, c->in_buf.bytes);
+    void *dout = dev_buf_get(&d->out, c->out_buf.bytes);
+    void *didx = dev_buf_get(&d->idx, c->idx_buf.bytes);
+    if (c->in_buf.bytes > 0)
+        CUDA_OK(cudaMemcpy(din, c->in_buf.base, c->in_buf.bytes, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(dout, RT_CASE_POISON, c->out_buf.bytes));
+    if (c->has_idx)
+        CUDA_OK(cudaMemset(didx, RT_CASE_POISON, c->idx_buf.bytes));
+
+    rt_tensor tin = rt_case_rebase(&c->in, &c->in_buf, din);
+    rt_tensor tout = rt_case_rebase(&c->out, &c->out_buf, dout);
+    rt_tensor tidx = rt_case_rebase(&c->idx, &c->idx_buf, didx);
+    rt_reduce_args a;
+    rt_case_args(c, &a);
+    a.in = &tin;
+    a.out = &tout;
+    a.indices = c->has_idx ? &tidx : NULL;
+    a.policy = policy;
+    rt_status s = reduce_tensor_ex(ctx, &a);
+    CUDA_OK(cudaStreamSynchronize((cudaStream_t)stream));
+    CUDA_OK(cudaGetLastError());
+    if (c->out_buf.bytes > 0)
+        CUDA_OK(cudaMemcpy(c->out_buf.base, dout, c->out_buf.bytes, cudaMemcpyDeviceToHost));
+    if (c->has_idx && c->idx_buf.bytes > 0)
+        CUDA_OK(cudaMemcpy(c->idx_buf.base, didx, c->idx_buf.bytes, cudaMemcpyDeviceToHost));
+    return s;
+}
+
+/* Checks c's host blocks (after dev_case_run) against the naive reference
+   under the GPU accumulation model; fails the test with the case's
+   description on a mismatch. */
+static inline void check_case_gpu(const rt_case *c, rt_status got, const char *what) {
+    rt_ref ref;
+    memset(&ref, 0, sizeof ref);
+    if (rt_ref_compute(c, &ref) != 0)
+        fail_msg("rt_ref_compute: out of memory");
+    char msg[1024], desc[1024];
+    bool ok = rt_ref_check(c, &ref, got, RT_ACC_GPU, msg, sizeof msg);
+    rt_ref_free(&ref);
+    if (!ok) {
+        rt_case_describe(c, desc, sizeof desc);
+        fail_msg("%s: %s\n  case: %s", what, msg, desc);
+    }
+}
+
+/* Contiguous row-major strides of shape (elements). */
+static inline void contiguous_strides(int nd, const int64_t *shape, int64_t *strides) {
+    int64_t s = 1;
+    for (int d = nd - 1; d >= 0; d--) {
+        strides[d] = s;
+        s *= shape[d] > 0 ? shape[d] : 1;
+    }
+}
+
+/* A random value for dtype dt: floats in [-2, 2), integers over a range
+   wide enough to overflow narrow sums, bools 0/1. */
+static inline void put_random(void *p, rt_dtype dt, rt_rng *r) {
+    switch (dt) {
+    case RT_F32:
+    case RT_F64:
+    case RT_F16:
+    case RT_BF16:
+        rt_elem_put_f(p, dt, rt_rng_unit(r) * 4.0 - 2.0);
+        break;
+    case RT_BOOL:
+        rt_elem_put_i(p, dt, (int64_t)(rt_rng_next(r) & 1));
+        break;
+    default:
+        rt_elem_put_i(p, dt, rt_rng_range(r, -100, 100));
+        break;
+    }
+}
+
+static inline void case_buf_alloc(rt_case_buf *b, size_t bytes, size_t elem0) {
+    b->bytes = bytes + elem0;
+    b->elem0 = elem0;
+    b->base = malloc(b->bytes > 0 ? b->bytes : 1);
+    if (b->base == NULL)
+        fail_msg("out of host memory");
+    memset(b->base, RT_CASE_POISON, b->bytes);
+}
+
+/*
+ * A hand-made case: a contiguous input of `shape` whose element 0 sits
+ * `misalign` elements past a 16-byte boundary, reduced over dims with
+ * keepdim false into a contiguous output of out_dt (and an int64 indices
+ * output when with_idx), random data from seed. Free with rt_case_free.
+ */
+static inline void make_case(rt_case *c, rt_op op, rt_dtype dt, rt_dtype out_dt, int nd,
+                             const int64_t *shape, const int *dims, int ndims, int misalign,
+                             bool with_idx, uint64_t seed) {
+    memset(c, 0, sizeof *c);
+    c->seed = seed;
+    c->op = op;
+    c->correction = 1.0;
+    c->p = 2.0;
+    c->keepdim = false;
+    c->ndims = ndims;
+    memcpy(c->dims, dims, sizeof(int) * (size_t)ndims);
+    c->has_idx = with_idx;
+
+    rt_tensor *in = &c->in;
+    in->dtype = dt;
+    in->ndim = nd;
+    memcpy(in->shape, shape, sizeof(int64_t) * (size_t)nd);
+    contiguous_strides(nd, shape, in->strides);
+    size_t es = rt_dtype_size(dt);
+    int64_t numel = rt_case_numel(in);
+    case_buf_alloc(&c->in_buf, (size_t)numel * es, (size_t)misalign * es);
+    in->data = c->in_buf.base + c->in_buf.elem0;
+    rt_rng r;
+    rt_rng_seed(&r, seed);
+    for (int64_t i = 0; i < numel; i++)
+        put_random((char *)in->data + i * (int64_t)es, dt, &r);
+
+    int ond = 0;
+    int64_t oshape[RT_MAX_DIMS];
+    if (rt_reduce_shape(in, dims, ndims, false, &ond, oshape) != RT_OK)
+        fail_msg("make_case: bad dims");
+    rt_tensor *out = &c->out;
+    out->dtype = out_dt;
+    out->ndim = ond;
+    memcpy(out->shape, oshape, sizeof(int64_t) * (size_t)ond);
+    contiguous_strides(ond, oshape, out->strides);
+    int64_t onum = rt_case_numel(out);
+    case_buf_alloc(&c->out_buf, (size_t)onum * rt_dtype_size(out_dt), 0);
+    out->data = c->out_buf.base;
+    if (with_idx) {
+        c->idx = *out;
+        c->idx.dtype = RT_I64;
+        case_buf_alloc(&c->idx_buf, (size_t)onum * 8, 0);
+        c->idx.data = c->idx_buf.base;
+    }
+}
+
+/*
+ * The launch configuration case c gets on ctx under policy (one piece):
+ * the same validation, iteration space and config the executor computes.
+ * The case's device copy must exist (dev_case_run ran), since validation
+ * asks the runtime where pointers live.
+ */
+static inline rt__launch_config case_config(rt_context *ctx, const rt_case *c, const dev_case *d,
+                                            rt_policy policy) {
+    rt_tensor tin = rt_case_rebase(&c->in, &c->in_buf, d->in.p);
+    rt_tensor tout = rt_case_rebase(&c->out, &c->out_buf, d->out.p);
+    rt_tensor tidx = rt_case_rebase(&c->idx, &c->idx_buf, d->idx.p);
+    rt_reduce_args a;
+    rt_case_args(c, &a);
+    a.in = &tin;
+    a.out = &tout;
+    a.indices = c->has_idx ? &tidx : NULL;
+    a.policy = policy;
+    rt__problem pb;
+    assert_int_equal(rt__problem_init(ctx, &a, &pb), RT_OK);
+    rt__iter it;
+    rt__iter_build(&pb, &it);
+    rt__op_traits tr = rt__op_traits_for(pb.op, pb.in.dtype, pb.out.dtype, pb.has_indices);
+    rt__launch_config cfg;
+    assert_int_equal(rt__config_compute(&it, &tr, rt__cuda_props(ctx), policy, &cfg), RT_OK);
+    return cfg;
+}
+
+#endif /* RT_TEST_CUDA_CASE_H */

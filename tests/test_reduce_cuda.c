@@ -1,0 +1,289 @@
+/*
+ * The CUDA backend against the CPU backend and the naive reference:
+ *  - random differential cases from the shared generator (rt_cases.h):
+ *    every op, dtype and layout it makes, misaligned storage, empty dims,
+ *    NaN/inf, both launch policies (RT_TEST_CASES lowers the count);
+ *  - one targeted case per branch of the kernel body (vectorized input,
+ *    each output vector width, lane/warp/grid splits, the general offset
+ *    path), each checked to really take its branch with rt__config_compute.
+ * Exits 77 (skipped) when no GPU is visible.
+ */
+#include "cuda_case.h"
+
+static rt_context *g_gpu;
+static rt_context *g_cpu;
+
+/* ---- random differential cases -------------------------------------------- */
+
+static bool is_float_dtype(rt_dtype d) {
+    return d == RT_F32 || d == RT_F64 || d == RT_F16 || d == RT_BF16;
+}
+
+typedef struct tally {
+    int run, ok_status, gpu_bad, cpu_bad, mismatch;
+} tally;
+
+/* Reports the first few failures in full, then only counts. */
+static void report(tally *t, const char *kind, const rt_case *c, const char *msg) {
+    char desc[1024];
+    if (t->gpu_bad + t->cpu_bad + t->mismatch > 8)
+        return;
+    rt_case_describe(c, desc, sizeof desc);
+    print_message("[%s] %s\n  case: %s\n", kind, msg, desc);
+}
+
+static void run_random_case(uint64_t seed, dev_case *d, tally *t) {
+    rt_case c;
+    rt_case_opts o;
+    rt_case_opts_init(&o);
+    if (rt_case_make(&c, seed, &o) != 0)
+        fail_msg("rt_case_make(%llu) failed", (unsigned long long)seed);
+    rt_ref ref;
+    memset(&ref, 0, sizeof ref);
+    if (rt_ref_compute(&c, &ref) != 0)
+        fail_msg("rt_ref_compute: out of memory");
+    char msg[1024];
+
+    /* The CPU backend on the host blocks; keep its bytes. */
+    rt_reduce_args a;
+    rt_case_args(&c, &a);
+    rt_case_poison(&c);
+    rt_status s_cpu = reduce_tensor_ex(g_cpu, &a);
+    if (!rt_ref_check(&c, &ref, s_cpu, RT_ACC_F64, msg, sizeof msg)) {
+        t->cpu_bad++;
+        report(t, "cpu vs reference", &c, msg);
+    }
+    unsigned char *cpu_out = malloc(c.out_buf.bytes + 1), *cpu_idx = malloc(c.idx_buf.bytes + 1);
+    assert_non_null(cpu_out);
+    assert_non_null(cpu_idx);
+    memcpy(cpu_out, c.out_buf.base, c.out_buf.bytes);
+    if (c.has_idx)
+        memcpy(cpu_idx, c.idx_buf.base, c.idx_buf.bytes);
+
+    /* The GPU, alternating the policies. */
+    rt_policy pol = (seed & 1) ? RT_POLICY_COMPAT : RT_POLICY_TUNED;
+    rt_status s_gpu = dev_case_run(g_gpu, &c, d, pol, NULL);
+    t->run++;
+    t->ok_status += s_gpu == RT_OK;
+    if (!rt_ref_check(&c, &ref, s_gpu, RT_ACC_GPU, msg, sizeof msg)) {
+        t->gpu_bad++;
+        report(t, "gpu vs reference", &c, msg);
+    }
+    /* Against the CPU: the same status; integer, bool and index results
+       bit for bit (float results are held to the reference above, each
+       under its own accumulation model). */
+    bool same = s_cpu == s_gpu;
+    if (same && s_gpu == RT_OK && !is_float_dtype(c.out.dtype))
+        same = memcmp(cpu_out, c.out_buf.base, c.out_buf.bytes) == 0;
+    if (same && s_gpu == RT_OK && c.has_idx)
+        same = memcmp(cpu_idx, c.idx_buf.base, c.idx_buf.bytes) == 0;
+    if (!same) {
+        t->mismatch++;
+        snprintf(msg, sizeof msg, "cpu status %s, gpu status %s, or integer results differ",
+                 rt_status_name(s_cpu), rt_status_name(s_gpu));
+        report(t, "gpu vs cpu", &c, msg);
+    }
+    free(cpu_out);
+    free(cpu_idx);
+    rt_ref_free(&ref);
+    rt_case_free(&c);
+}
+
+static void test_random_cases(void **state) {
+    (void)state;
+    const int n = cuda_test_case_count(3000);
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    tally t;
+    memset(&t, 0, sizeof t);
+    for (int i = 0; i < n; i++)
+        run_random_case(0x5eed0000ull + (uint64_t)i, &d, &t);
+    dev_case_free(&d);
+    print_message("random cases: %d run on the GPU (%d RT_OK, %d expected errors); "
+                  "gpu vs reference failures %d, cpu vs reference failures %d, "
+                  "gpu vs cpu mismatches %d\n",
+                  t.run, t.ok_status, t.run - t.ok_status, t.gpu_bad, t.cpu_bad, t.mismatch);
+    assert_int_equal(t.gpu_bad, 0);
+    assert_int_equal(t.mismatch, 0);
+    assert_int_equal(t.cpu_bad, 0);
+}
+
+/* ---- one case per kernel branch ------------------------------------------------- */
+
+#define ANY_OF (-1)
+
+typedef struct branch_case {
+    const char *name;
+    rt_op op;
+    rt_dtype dt, odt;
+    int nd;
+    int64_t shape[4];
+    int ndims;
+    int dims[4];
+    int misalign; /* elements past a 16-byte boundary */
+    bool idx;
+    double param; /* norm p, var/std correction */
+    /* What the COMPAT config must be (ANY_OF: not asserted). */
+    int vec_in, ovs, split_x, split_y, global;
+} branch_case;
+
+static const branch_case k_branches[] = {
+    {"vectorized input, head and tail", RT_OP_SUM, RT_F32, RT_F32, 2, {64, 1000}, 1, {1}, 1, false, 0,
+     1, 1, 1, 0, 0},
+    {"vectorized input, f64", RT_OP_SUM, RT_F64, RT_F64, 2, {64, 1000}, 1, {1}, 1, false, 0, 1, 1, 1, 0,
+     0},
+    {"vectorized argmax", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {64, 1000}, 1, {1}, 3, false, 0, 1, 1, 1, 0,
+     0},
+    {"vectorized var (2-wide)", RT_OP_VAR, RT_F32, RT_F32, 2, {64, 1000}, 1, {1}, 1, false, 1, 1, 1,
+     1, 0, 0},
+    {"vectorized f16 max", RT_OP_MAX, RT_F16, RT_F16, 2, {64, 1000}, 1, {1}, 5, false, 0, 1, 1, 1, 0,
+     0},
+    {"vectorized min with indices", RT_OP_MIN, RT_F32, RT_F32, 2, {64, 1000}, 1, {1}, 2, true, 0, 1,
+     1, 1, 0, 0},
+    {"vectorized i64 sum", RT_OP_SUM, RT_I64, RT_I64, 2, {64, 1000}, 1, {1}, 1, false, 0, 1, 1, 1, 0,
+     0},
+    {"vectorized bool any", RT_OP_ANY, RT_BOOL, RT_BOOL, 2, {64, 1000}, 1, {1}, 1, false, 0, 1, 1, 1,
+     0, 0},
+    {"vectorized norm p=3", RT_OP_NORM, RT_F32, RT_F32, 2, {64, 1000}, 1, {1}, 1, false, 3, 1, 1, 1,
+     0, 0},
+    {"vectorized norm p=inf", RT_OP_NORM, RT_F32, RT_F32, 2, {64, 1000}, 1, {1}, 1, false, INFINITY,
+     1, 1, 1, 0, 0},
+    {"vectorized norm p=-inf", RT_OP_NORM, RT_F32, RT_F32, 2, {64, 1000}, 1, {1}, 1, false,
+     -INFINITY, 1, 1, 1, 0, 0},
+    {"vectorized norm p=0", RT_OP_NORM, RT_F32, RT_F32, 2, {64, 1000}, 1, {1}, 1, false, 0, 1, 1, 1,
+     0, 0},
+    {"output vec 4", RT_OP_SUM, RT_F32, RT_F32, 2, {300, 64}, 1, {0}, 0, false, 0, 0, 4, 0, 1, 0},
+    {"output vec 2", RT_OP_SUM, RT_F32, RT_F32, 2, {300, 66}, 1, {0}, 0, false, 0, 0, 2, 0, 1, 0},
+    {"output vec 1", RT_OP_SUM, RT_F32, RT_F32, 2, {300, 67}, 1, {0}, 0, false, 0, 0, 1, 0, 1, 0},
+    {"output vec 4, argmax", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {300, 64}, 1, {0}, 0, false, 0, 0, 4,
+     0, 1, 0},
+    {"output vec 4, f16 mean to f32", RT_OP_MEAN, RT_F16, RT_F32, 2, {300, 64}, 1, {0}, 0, false, 0,
+     0, 4, 0, 1, 0},
+    {"output vec 4, bool all", RT_OP_ALL, RT_BOOL, RT_BOOL, 2, {300, 64}, 1, {0}, 0, false, 0, 0, 4,
+     0, 1, 0},
+    {"output vec 4, u8 sum to i64", RT_OP_SUM, RT_U8, RT_I64, 2, {300, 64}, 1, {0}, 0, false, 0, 0, 4,
+     0, 1, 0},
+    {"output vec 4, f64 var", RT_OP_VAR, RT_F64, RT_F64, 2, {300, 64}, 1, {0}, 0, false, 1, 0, 4, 0,
+     1, 0},
+    {"block_x only", RT_OP_SUM, RT_F32, RT_F32, 2, {4096, 64}, 1, {1}, 0, false, 0, 0, 1, 1, 0, 0},
+    {"block_x narrower than a warp", RT_OP_SUM, RT_F32, RT_F32, 2, {4096, 16}, 1, {1}, 0, false, 0,
+     0, 1, 1, 0, 0},
+    {"no split across threads", RT_OP_SUM, RT_F32, RT_F32, 2, {16, 4096}, 1, {0}, 0, false, 0, 0, 4,
+     0, 0, 0},
+    {"block_x and block_y", RT_OP_SUM, RT_F32, RT_F32, 2, {64, 8192}, 1, {1}, 0, false, 0, 1, 1, 1,
+     1, 0},
+    {"block_x wider than a warp", RT_OP_SUM, RT_F32, RT_F32, 2, {2, 100000}, 1, {1}, 0, false, 0, 1,
+     1, 1, 1, 0},
+    {"global reduce, lanes split", RT_OP_SUM, RT_F32, RT_F32, 1, {1 << 20}, 0, {0}, 0, false, 0, 1, 1,
+     1, 1, 1},
+    {"global argmax", RT_OP_ARGMAX, RT_F32, RT_I64, 1, {1 << 20}, 0, {0}, 0, false, 0, 1, 1, 1, 1, 1},
+    {"global f64 argmin", RT_OP_ARGMIN, RT_F64, RT_I64, 1, {1 << 20}, 0, {0}, 0, false, 0, 1, 1, 1,
+     1, 1},
+    {"global var", RT_OP_VAR, RT_F32, RT_F32, 1, {1 << 20}, 0, {0}, 0, false, 1, 1, 1, 1, 1, 1},
+    {"global bf16 sum to f32", RT_OP_SUM, RT_BF16, RT_F32, 1, {1 << 20}, 0, {0}, 0, false, 0,
+     ANY_OF, 1, 1, 1, 1},
+    {"global, output vec 4", RT_OP_SUM, RT_F32, RT_F32, 2, {4096, 1024}, 1, {0}, 0, false, 0, 0, 4, 0,
+     1, 1},
+    {"global argmax, output vec 4", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {4096, 1024}, 1, {0}, 0, false, 0,
+     0, 4, 0, 1, 1},
+    {"global std, output vec 4", RT_OP_STD, RT_F32, RT_F32, 2, {4096, 1024}, 1, {0}, 0, false, 1, 0,
+     4, 0, 1, 1},
+    {"global f16 sum, output vec 4", RT_OP_SUM, RT_F16, RT_F16, 2, {4096, 1024}, 1, {0}, 0, false, 0,
+     0, 4, 0, 1, 1},
+    {"global, general offsets", RT_OP_SUM, RT_F32, RT_F32, 4, {100, 7, 50, 9}, 2, {0, 2}, 0, false, 0,
+     0, 1, 0, 1, 1},
+    {"global min with indices, general offsets", RT_OP_MIN, RT_F32, RT_F32, 4, {100, 7, 50, 9}, 2,
+     {0, 2}, 0, true, 0, 0, 1, 0, 1, 1},
+    {"global argmax, general offsets", RT_OP_ARGMAX, RT_F32, RT_I64, 4, {100, 7, 50, 9}, 2, {0, 2}, 0,
+     false, 0, 0, 1, 0, 1, 1},
+};
+
+static void expect_field(const char *name, const char *field, int want, int got) {
+    if (want != ANY_OF && want != got)
+        fail_msg("%s: the COMPAT config has %s = %d, the case needs %d", name, field, got, want);
+}
+
+static void run_branch(const branch_case *b, dev_case *d) {
+    rt_case c;
+    make_case(&c, b->op, b->dt, b->odt, b->nd, b->shape, b->dims, b->ndims, b->misalign, b->idx,
+              0xb4a7c400ull + (uint64_t)(b - k_branches));
+    if (b->op == RT_OP_NORM)
+        c.p = b->param;
+    if (b->op == RT_OP_VAR || b->op == RT_OP_STD)
+        c.correction = b->param;
+    rt_status s = dev_case_run(g_gpu, &c, d, RT_POLICY_COMPAT, NULL);
+    check_case_gpu(&c, s, b->name);
+
+    rt__launch_config cfg = case_config(g_gpu, &c, d, RT_POLICY_COMPAT);
+    expect_field(b->name, "vectorize_input", b->vec_in, cfg.vectorize_input);
+    expect_field(b->name, "output_vec_size", b->ovs, cfg.output_vec_size);
+    expect_field(b->name, "block_x_reduce", b->split_x, rt__config_block_x_reduce(&cfg));
+    expect_field(b->name, "block_y_reduce", b->split_y, rt__config_block_y_reduce(&cfg));
+    expect_field(b->name, "global_reduce", b->global, rt__config_global_reduce(&cfg));
+
+    /* The default (TUNED) policy on the same case. */
+    s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
+    check_case_gpu(&c, s, b->name);
+    rt_case_free(&c);
+}
+
+static void test_branches(void **state) {
+    (void)state;
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    for (size_t i = 0; i < sizeof k_branches / sizeof k_branches[0]; i++)
+        run_branch(&k_branches[i], &d);
+    dev_case_free(&d);
+    print_message("branch cases: %zu, each on COMPAT and TUNED\n",
+                  sizeof k_branches / sizeof k_branches[0]);
+}
+
+/* Ties and NaNs in arg-reductions: the lowest index wins whatever the
+   reduction order, NaN beats every number (vectorized and global paths). */
+static void test_arg_ties_and_nan(void **state) {
+    (void)state;
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    const int64_t shape[1] = {1 << 20};
+    const int dims[1] = {0};
+    for (int variant = 0; variant < 4; variant++) {
+        rt_case c;
+        rt_op op = variant % 2 ? RT_OP_ARGMIN : RT_OP_ARGMAX;
+        make_case(&c, op, RT_F32, RT_I64, 1, shape, dims, 1, variant, false, 0x71e5ull + variant);
+        float *x = (float *)c.in.data;
+        /* The extreme value at several far-apart indices (ties), or NaNs. */
+        float v = variant < 2 ? (op == RT_OP_ARGMAX ? 7.0f : -7.0f) : NAN;
+        const int64_t at[] = {777777, 3, 500000, 1048575};
+        for (int k = 0; k < 4; k++)
+            x[at[k]] = v;
+        rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_COMPAT, NULL);
+        check_case_gpu(&c, s, "arg ties / NaN");
+        int64_t got;
+        memcpy(&got, c.out.data, sizeof got);
+        assert_int_equal(got, 3);
+        rt_case_free(&c);
+    }
+    dev_case_free(&d);
+}
+
+int main(void) {
+    /* Before anything else: no GPU, nothing to test here. */
+    if (rt_cuda_device_count() <= 0) {
+        printf("no CUDA device: skipped\n");
+        return CUDA_TEST_SKIP;
+    }
+    if (rt_context_create(&g_gpu, RT_DEVICE_CUDA, 0) != RT_OK ||
+        rt_context_create(&g_cpu, RT_DEVICE_CPU, 0) != RT_OK) {
+        printf("context creation failed\n");
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_branches),
+        cmocka_unit_test(test_arg_ties_and_nan),
+        cmocka_unit_test(test_random_cases),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    rt_context_destroy(g_gpu);
+    rt_context_destroy(g_cpu);
+    return rc;
+}

@@ -1,0 +1,208 @@
+/*
+ * The CUDA context's promises: bitwise reproducible results, work on the
+ * caller's stream, a steady state without allocation (and semaphores left
+ * at 0 by every launch), the caller's current device restored, and the
+ * memory and device errors.
+ * Exits 77 (skipped) when no GPU is visible.
+ */
+#include "cuda_case.h"
+
+static rt_context *g_gpu;
+
+/* The same call, three times: identical bytes (global reduces included:
+   the last block folds the partials in a fixed order). */
+static void test_determinism(void **state) {
+    (void)state;
+    const struct {
+        rt_op op;
+        rt_dtype odt;
+        int nd;
+        int64_t shape[2];
+        int dim;
+    } cases[] = {
+        {RT_OP_SUM, RT_F32, 1, {1 << 22, 0}, 0},   /* global, lanes split */
+        {RT_OP_SUM, RT_F32, 2, {4096, 1024}, 0},   /* global, output vec 4 */
+        {RT_OP_VAR, RT_F32, 2, {4096, 1024}, 0},   /* Welford merges */
+        {RT_OP_NORM, RT_F32, 2, {512, 8192}, 1},   /* lanes and warps */
+        {RT_OP_MEAN, RT_F32, 2, {100, 30000}, 0},  /* output vec 4 */
+    };
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rt_case c;
+        make_case(&c, cases[i].op, RT_F32, cases[i].odt, cases[i].nd, cases[i].shape,
+                  &cases[i].dim, 1, 0, false, 0xde7ull + i);
+        rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_DEFAULT, NULL);
+        check_case_gpu(&c, s, "determinism");
+        unsigned char *first = malloc(c.out_buf.bytes);
+        assert_non_null(first);
+        memcpy(first, c.out_buf.base, c.out_buf.bytes);
+        for (int rep = 0; rep < 2; rep++) {
+            assert_int_equal(dev_case_run(g_gpu, &c, &d, RT_POLICY_DEFAULT, NULL), RT_OK);
+            assert_memory_equal(first, c.out_buf.base, c.out_buf.bytes);
+        }
+        free(first);
+        rt_case_free(&c);
+    }
+    dev_case_free(&d);
+}
+
+/* Work goes to the context's stream: a non-blocking stream (which the
+   legacy default stream does not order) and back to NULL. */
+static void test_stream(void **state) {
+    (void)state;
+    cudaStream_t stream;
+    CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    assert_int_equal(rt_context_set_stream(g_gpu, stream), RT_OK);
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    const int64_t shapes[2][2] = {{4096, 1024}, {333, 4097}};
+    for (int i = 0; i < 2; i++) {
+        for (int dim = 0; dim < 2; dim++) {
+            rt_case c;
+            make_case(&c, dim ? RT_OP_ARGMAX : RT_OP_SUM, RT_F32, dim ? RT_I64 : RT_F32, 2, shapes[i],
+                      &dim, 1, 1, false, 0x57eull + i * 2 + dim);
+            rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_DEFAULT, stream);
+            check_case_gpu(&c, s, "non-default stream");
+            rt_case_free(&c);
+        }
+    }
+    assert_int_equal(rt_context_set_stream(g_gpu, NULL), RT_OK);
+    CUDA_OK(cudaStreamDestroy(stream));
+    dev_case_free(&d);
+}
+
+/* A second call of the same shape allocates nothing, and every launch
+   leaves the global reduce's semaphores at 0. */
+static void test_steady_state(void **state) {
+    (void)state;
+    rt_context *ctx;
+    assert_int_equal(rt_context_create(&ctx, RT_DEVICE_CUDA, 0), RT_OK);
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    const int64_t shape[2] = {4096, 1024};
+    const int dim = 0;
+    rt_case c;
+    make_case(&c, RT_OP_SUM, RT_F32, RT_F32, 2, shape, &dim, 1, 0, false, 0x57a7ull);
+
+    assert_int_equal(dev_case_run(ctx, &c, &d, RT_POLICY_COMPAT, NULL), RT_OK);
+    rt__launch_config cfg = case_config(ctx, &c, &d, RT_POLICY_COMPAT);
+    assert_true(rt__config_global_reduce(&cfg));
+    const void *base1, *base2;
+    size_t bytes1, bytes2;
+    uint64_t count1, count2;
+    assert_int_equal(rt__cuda_workspace_info(ctx, &base1, &bytes1, &count1), RT_OK);
+    assert_non_null(base1);
+    assert_int_equal(count1, 1);
+
+    for (int rep = 0; rep < 3; rep++) {
+        rt_status s = dev_case_run(ctx, &c, &d, RT_POLICY_COMPAT, NULL);
+        check_case_gpu(&c, s, "steady state");
+        assert_int_equal(rt__cuda_workspace_info(ctx, &base2, &bytes2, &count2), RT_OK);
+        assert_ptr_equal(base1, base2);
+        assert_int_equal(bytes1, bytes2);
+        assert_int_equal(count1, count2);
+    }
+    /* Every semaphore the launches used is back to 0. */
+    int sems[1024];
+    assert_true(cfg.grid[0] <= 1024);
+    CUDA_OK(cudaMemcpy(sems, rt__cuda_workspace_semaphores(ctx), sizeof sems,
+                       cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 1024; i++)
+        assert_int_equal(sems[i], 0);
+    rt_case_free(&c);
+    dev_case_free(&d);
+    rt_context_destroy(ctx);
+}
+
+/* The caller's current device is current again after a call. */
+static void test_device_restored(void **state) {
+    (void)state;
+    int before = -1, after = -1;
+    CUDA_OK(cudaGetDevice(&before));
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    const int64_t shape[1] = {1000};
+    const int dim = 0;
+    rt_case c;
+    make_case(&c, RT_OP_MAX, RT_F32, RT_F32, 1, shape, &dim, 1, 0, true, 0xdefull);
+    rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_DEFAULT, NULL);
+    check_case_gpu(&c, s, "device restored");
+    CUDA_OK(cudaGetDevice(&after));
+    assert_int_equal(before, after);
+    rt_case_free(&c);
+    dev_case_free(&d);
+}
+
+static void test_errors(void **state) {
+    (void)state;
+    /* Host memory to a CUDA context. */
+    float host_in[16], host_out[1] = {-3.0f};
+    for (int i = 0; i < 16; i++)
+        host_in[i] = (float)i;
+    float *dev_in, *dev_out;
+    CUDA_OK(cudaMalloc((void **)&dev_in, sizeof host_in));
+    CUDA_OK(cudaMalloc((void **)&dev_out, sizeof(float)));
+    CUDA_OK(cudaMemcpy(dev_in, host_in, sizeof host_in, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(dev_out, RT_CASE_POISON, sizeof(float)));
+
+    rt_tensor hin = {host_in, RT_F32, 1, {16}, {1}};
+    rt_tensor hout = {host_out, RT_F32, 0, {0}, {0}};
+    rt_tensor din = {dev_in, RT_F32, 1, {16}, {1}};
+    rt_tensor dout = {dev_out, RT_F32, 0, {0}, {0}};
+    assert_int_equal(reduce_tensor(g_gpu, RT_OP_SUM, &hin, NULL, 0, false, &dout),
+                     RT_ERR_WRONG_MEMORY);
+    assert_int_equal(reduce_tensor(g_gpu, RT_OP_SUM, &din, NULL, 0, false, &hout),
+                     RT_ERR_WRONG_MEMORY);
+    assert_true(host_out[0] == -3.0f);
+    unsigned char poison[4];
+    CUDA_OK(cudaMemcpy(poison, dev_out, 4, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(poison[i], RT_CASE_POISON);
+
+    /* Device memory to a CPU context. */
+    rt_context *cpu;
+    assert_int_equal(rt_context_create(&cpu, RT_DEVICE_CPU, 0), RT_OK);
+    assert_int_equal(reduce_tensor(cpu, RT_OP_SUM, &din, NULL, 0, false, &hout),
+                     RT_ERR_WRONG_MEMORY);
+    assert_int_equal(reduce_tensor(cpu, RT_OP_SUM, &hin, NULL, 0, false, &dout),
+                     RT_ERR_WRONG_MEMORY);
+    assert_true(host_out[0] == -3.0f);
+    rt_context_destroy(cpu);
+
+    /* The right call works: 0 + 1 + ... + 15. */
+    assert_int_equal(reduce_tensor(g_gpu, RT_OP_SUM, &din, NULL, 0, false, &dout), RT_OK);
+    float got = 0;
+    CUDA_OK(cudaMemcpy(&got, dev_out, sizeof got, cudaMemcpyDeviceToHost));
+    assert_true(got == 120.0f);
+    CUDA_OK(cudaFree(dev_in));
+    CUDA_OK(cudaFree(dev_out));
+
+    /* No such device; *ctx is NULL after a failure. */
+    rt_context *bad = g_gpu;
+    assert_int_equal(rt_context_create(&bad, RT_DEVICE_CUDA, rt_cuda_device_count()),
+                     RT_ERR_BAD_DEVICE);
+    assert_null(bad);
+    bad = g_gpu;
+    assert_int_equal(rt_context_create(&bad, RT_DEVICE_CUDA, -1), RT_ERR_BAD_DEVICE);
+    assert_null(bad);
+}
+
+int main(void) {
+    if (rt_cuda_device_count() <= 0) {
+        printf("no CUDA device: skipped\n");
+        return CUDA_TEST_SKIP;
+    }
+    if (rt_context_create(&g_gpu, RT_DEVICE_CUDA, 0) != RT_OK) {
+        printf("context creation failed\n");
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_determinism),    cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_steady_state),   cmocka_unit_test(test_device_restored),
+        cmocka_unit_test(test_errors),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    rt_context_destroy(g_gpu);
+    return rc;
+}

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# gpu-check.sh: everything a GPU machine can tell about reduce_tensor, in one
+# command from the repository root:
+#   1. build build-gpu (Release) for the GPU's own compute capability with the
+#      machine's nvcc and cmake, -j$(nproc);
+#   2. ctest, every test; the GPU tests must pass, not skip;
+#   3. the GPU test executables under compute-sanitizer memcheck and racecheck
+#      (RT_TEST_CASES lowered, RT_TEST_BIG=0 so they finish in minutes);
+#   4. the benchmark and the PyTorch comparison, when they are built/present;
+# then prints a summary table LAST and exits non-zero if anything failed.
+#
+# Logs go to $OUT (the device tool's output folder), or ./gpu-check-out:
+# build.log ctest.log memcheck.log racecheck.log bench.log compare.log
+# bench.json compare.json (8 files: what the device tool brings back). Stages share a deadline (GPU_CHECK_BUDGET
+# seconds, default 530) so the whole run stays under ~9 minutes; a stage cut
+# short by it counts as failed.
+#
+# Environment: OUT, GPU_CHECK_BUDGET, GPU_CHECK_BUILD (default build-gpu),
+# SANITIZER_CASES (default 120),
+# CMOCKA_ROOT (a prefix with include/cmocka.h and lib*/libcmocka.so*, for a
+# machine without libcmocka-dev; ./.cmocka is tried too), BENCH_ARGS (extra
+# rt_bench arguments, default --quick), COMPARE_ARGS (default --no-compile).
+set -u
+START=$(date +%s)
+BUDGET=${GPU_CHECK_BUDGET:-530}
+OUT=${OUT:-./gpu-check-out}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+ROOT=$(pwd)
+BUILD=${GPU_CHECK_BUILD:-$ROOT/build-gpu}
+SAN_CASES=${SANITIZER_CASES:-120}
+FAILED=0
+
+left() { echo $((BUDGET - ($(date +%s) - START))); }
+# run_for SECONDS_MAX LOG CMD...: runs CMD with a timeout of the smaller of
+# SECONDS_MAX and what is left of the budget, appending to LOG; returns its
+# exit status (124 on timeout).
+run_for() {
+    local max=$1 log=$2
+    shift 2
+    local t
+    t=$(left)
+    [ "$t" -gt "$max" ] && t=$max
+    if [ "$t" -le 5 ]; then
+        echo "gpu-check: no time left for: $*" >>"$log"
+        return 124
+    fi
+    timeout --signal=TERM --kill-after=10 "$t" "$@" >>"$log" 2>&1
+}
+
+# ---- the GPU ----------------------------------------------------------------
+GPU_NAME=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
+CAP=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .')
+[ -z "$GPU_NAME" ] && GPU_NAME="(no GPU found)"
+if [ -z "$CAP" ]; then
+    CAP=90
+    echo "gpu-check: no compute capability from nvidia-smi, building for sm_$CAP" >"$OUT/build.log"
+else
+    : >"$OUT/build.log"
+fi
+
+# ---- 1. build ------------------------------------------------------------------
+CMOCKA_FLAGS=()
+if [ ! -e /usr/include/cmocka.h ] && [ ! -e /usr/local/include/cmocka.h ]; then
+    for prefix in "${CMOCKA_ROOT:-}" "$ROOT/.cmocka"; do
+        if [ -n "$prefix" ] && [ -e "$prefix/include/cmocka.h" ]; then
+            lib=$(find "$prefix"/lib* -name "libcmocka.so*" 2>/dev/null | sort | head -n1)
+            CMOCKA_FLAGS=(-DCMOCKA_INCLUDE_DIR="$prefix/include" -DCMOCKA_LIBRARY="$lib")
+            break
+        fi
+    done
+fi
+BUILD_OK=FAIL
+if run_for 300 "$OUT/build.log" cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CUDA_ARCHITECTURES="$CAP" -DRT_ENABLE_CUDA=ON "${CMOCKA_FLAGS[@]}" &&
+    run_for 420 "$OUT/build.log" cmake --build "$BUILD" -j"$(nproc)"; then
+    BUILD_OK=OK
+else
+    FAILED=1
+fi
+BUILD_SECS=$(($(date +%s) - START))
+
+# ---- 2. ctest -------------------------------------------------------------------
+T_PASS=0 T_FAIL=0 T_SKIP=0 GPU_SKIP=0 CTEST_STATUS=FAIL
+: >"$OUT/ctest.log"
+if [ "$BUILD_OK" = OK ]; then
+    (cd "$BUILD" && run_for 300 "$OUT/ctest.log" ctest --output-on-failure --timeout 280)
+    rc=$?
+    T_PASS=$(grep -cE 'Test +#[0-9]+: .* Passed' "$OUT/ctest.log")
+    T_FAIL=$(grep -cE 'Test +#[0-9]+: .*(\*\*\*Failed|\*\*\*Timeout|\*\*\*Exception|Not Run)' "$OUT/ctest.log")
+    T_SKIP=$(grep -cE 'Test +#[0-9]+: .*Skipped' "$OUT/ctest.log")
+    GPU_SKIP=$(grep -cE 'Test +#[0-9]+: [^ ]*cuda[^ ]* .*Skipped' "$OUT/ctest.log")
+    if [ "$rc" -eq 0 ] && [ "$T_FAIL" -eq 0 ] && [ "$GPU_SKIP" -eq 0 ] && [ "$T_PASS" -gt 0 ]; then
+        CTEST_STATUS=OK
+    else
+        FAILED=1
+    fi
+else
+    FAILED=1
+fi
+
+# ---- 3. sanitizers --------------------------------------------------------------
+GPU_TESTS=$(find "$BUILD/tests" -maxdepth 1 -type f -executable -name 'test_*cuda*' 2>/dev/null | sort)
+sanitize() { # tool log -> prints the error count, or FAIL
+    local tool=$1 log=$2 total=0 bad=0
+    : >"$log"
+    if ! command -v compute-sanitizer >/dev/null 2>&1 || [ -z "$GPU_TESTS" ]; then
+        echo "FAIL"
+        echo "gpu-check: compute-sanitizer or GPU tests missing" >>"$log"
+        return
+    fi
+    for t in $GPU_TESTS; do
+        echo "=== $tool: $t" >>"$log"
+        RT_TEST_CASES=$SAN_CASES RT_TEST_BIG=0 run_for 200 "$log" \
+            compute-sanitizer --tool "$tool" --error-exitcode 99 "$t"
+        local rc=$?
+        local n
+        n=$(grep -E 'ERROR SUMMARY: [0-9]+' "$log" | tail -n1 | sed -E 's/.*ERROR SUMMARY: ([0-9]+).*/\1/')
+        # Each run appends one summary: take the last, which is this run's.
+        [ -n "$n" ] && total=$((total + n))
+        [ "$rc" -ne 0 ] && bad=1
+        echo "=== exit $rc" >>"$log"
+    done
+    if [ "$bad" -ne 0 ] && [ "$total" -eq 0 ]; then echo "FAIL"; else echo "$total"; fi
+}
+MEMCHECK=FAIL RACECHECK=FAIL
+if [ "$BUILD_OK" = OK ]; then
+    MEMCHECK=$(sanitize memcheck "$OUT/memcheck.log")
+    RACECHECK=$(sanitize racecheck "$OUT/racecheck.log")
+fi
+[ "$MEMCHECK" = 0 ] || FAILED=1
+[ "$RACECHECK" = 0 ] || FAILED=1
+
+# ---- 4. benchmark ------------------------------------------------------------------
+BENCH=absent
+: >"$OUT/bench.log"
+if [ -x "$BUILD/bench/rt_bench" ]; then
+    # shellcheck disable=SC2086
+    if run_for 240 "$OUT/bench.log" "$BUILD/bench/rt_bench" ${BENCH_ARGS---quick} --json "$OUT/bench.json"; then
+        BENCH=OK
+    else
+        BENCH=FAIL
+        FAILED=1
+    fi
+    if [ -f "$ROOT/bench/compare_torch.py" ]; then
+        : >"$OUT/compare.log"
+        # shellcheck disable=SC2086
+        if run_for 240 "$OUT/compare.log" python3 "$ROOT/bench/compare_torch.py" \
+                --lib "$BUILD/libreduce_tensor.so" --bench-json "$OUT/bench.json" \
+                --json "$OUT/compare.json" ${COMPARE_ARGS---no-compile}; then
+            BENCH="$BENCH, compare OK"
+        else
+            BENCH="$BENCH, compare FAIL"
+            FAILED=1
+        fi
+    fi
+fi
+
+# ---- summary (last) -------------------------------------------------------------------
+TOTAL_SECS=$(($(date +%s) - START))
+{
+    echo
+    echo "================ gpu-check summary ================"
+    printf '%-22s %s\n' "GPU" "$GPU_NAME (sm_$CAP)"
+    printf '%-22s %s\n' "build" "$BUILD_OK (${BUILD_SECS}s)"
+    printf '%-22s %s\n' "tests" "$CTEST_STATUS: $T_PASS passed, $T_FAIL failed, $T_SKIP skipped ($GPU_SKIP GPU tests skipped)"
+    printf '%-22s %s\n' "memcheck errors" "$MEMCHECK (RT_TEST_CASES=$SAN_CASES)"
+    printf '%-22s %s\n' "racecheck errors" "$RACECHECK (RT_TEST_CASES=$SAN_CASES)"
+    printf '%-22s %s\n' "bench" "$BENCH"
+    printf '%-22s %s\n' "total time" "${TOTAL_SECS}s"
+    printf '%-22s %s\n' "logs" "$OUT"
+    if [ "$FAILED" -eq 0 ]; then echo "RESULT: PASS"; else echo "RESULT: FAIL"; fi
+}
+exit "$FAILED"
