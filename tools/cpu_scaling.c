@@ -5,12 +5,17 @@
  * (columns: the vertical path), dim 1 (rows: the inner path) and both (one
  * output: the reduced range split across threads), on 1 thread and on N,
  * and prints the median wall time of several runs, the read bandwidth and
- * the speedup.
+ * the speedup. A last row times a plain threaded read loop over the same
+ * matrix (8 f64 lanes, no library): the machine's read ceiling, which
+ * bounds every speedup of a memory-bound reduction. On a shared VM it
+ * moves with the neighbours' memory traffic, so compare rows of one run.
  *
  *     cpu_scaling [threads=2] [rows=8192] [cols=8192] [reps=7]
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +34,60 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* The read ceiling: a contiguous slice summed in 8 independent lanes. */
+typedef struct probe {
+    const float *x;
+    int64_t n;
+    double sum;
+} probe;
+
+static void *probe_run(void *arg)
+{
+    probe *p = arg;
+    double l[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t i = 0;
+    for (; i + 8 <= p->n; i += 8)
+        for (int k = 0; k < 8; k++)
+            l[k] += p->x[i + k];
+    for (; i < p->n; i++)
+        l[0] += p->x[i];
+    p->sum = ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+    return NULL;
+}
+
+/* Median seconds to read x[0..n) with `threads` plain loops, or < 0. */
+static double time_probe(const float *x, int64_t n, int threads, int reps)
+{
+    pthread_t th[64];
+    probe p[64];
+    bool started[64];
+    if (threads > 64)
+        return -1.0;
+    double *t = malloc(sizeof *t * (size_t)reps), med;
+    if (!t)
+        return -1.0;
+    for (int r = -1; r < reps; r++) { /* r = -1: warm-up */
+        double t0 = now();
+        for (int k = 0; k < threads; k++) {
+            p[k].x = x + n / threads * k;
+            p[k].n = k == threads - 1 ? n - n / threads * k : n / threads;
+            started[k] = k > 0 && pthread_create(&th[k], NULL, probe_run, &p[k]) == 0;
+            if (k > 0 && !started[k])
+                probe_run(&p[k]);
+        }
+        probe_run(&p[0]);
+        for (int k = 1; k < threads; k++)
+            if (started[k])
+                pthread_join(th[k], NULL);
+        if (r >= 0)
+            t[r] = now() - t0;
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    med = t[reps / 2];
+    free(t);
+    return med;
 }
 
 /* Median seconds of `reps` timed calls after one warm-up call, or a
@@ -60,8 +119,8 @@ int main(int argc, char **argv)
     int threads = argc > 1 ? atoi(argv[1]) : 2;
     int64_t rows = argc > 2 ? atoll(argv[2]) : 8192, cols = argc > 3 ? atoll(argv[3]) : 8192;
     int reps = argc > 4 ? atoi(argv[4]) : 7;
-    if (threads < 1 || rows < 1 || cols < 1 || reps < 1) {
-        fprintf(stderr, "usage: %s [threads>=1] [rows] [cols] [reps]\n", argv[0]);
+    if (threads < 1 || threads > 64 || rows < 1 || cols < 1 || reps < 1) {
+        fprintf(stderr, "usage: %s [threads 1..64] [rows] [cols] [reps]\n", argv[0]);
         return 2;
     }
     float *x = malloc(sizeof *x * (size_t)(rows * cols));
@@ -119,6 +178,10 @@ int main(int argc, char **argv)
         printf("%-22s %10.2f %10.2f %10.2f %10.2f %7.2fx\n", cases[c].name, t[0] * 1e3, t[1] * 1e3,
                gb / t[0], gb / t[1], speedup);
     }
+    double c1 = time_probe(x, rows * cols, 1, reps), cn = time_probe(x, rows * cols, threads, reps);
+    if (c1 > 0 && cn > 0)
+        printf("%-22s %10.2f %10.2f %10.2f %10.2f %7.2fx\n", "read ceiling (no lib)", c1 * 1e3,
+               cn * 1e3, gb / c1, gb / cn, c1 / cn);
     if (threads == 2)
         printf("target >= 1.4x on 2 threads for each case: %s\n", worst_ok ? "met" : "NOT met");
     rt_context_destroy(ctx);
