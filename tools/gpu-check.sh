@@ -84,7 +84,7 @@ BUILD_SECS=$(($(date +%s) - START))
 T_PASS=0 T_FAIL=0 T_SKIP=0 GPU_SKIP=0 CTEST_STATUS=FAIL
 : >"$OUT/ctest.log"
 if [ "$BUILD_OK" = OK ]; then
-    (cd "$BUILD" && run_for 300 "$OUT/ctest.log" ctest --output-on-failure --timeout 280)
+    (cd "$BUILD" && run_for 300 "$OUT/ctest.log" ctest -V --output-on-failure --timeout 280)
     rc=$?
     T_PASS=$(grep -cE 'Test +#[0-9]+: .* Passed' "$OUT/ctest.log")
     T_FAIL=$(grep -cE 'Test +#[0-9]+: .*(\*\*\*Failed|\*\*\*Timeout|\*\*\*Exception|Not Run)' "$OUT/ctest.log")

@@ -3,6 +3,8 @@
  * input storage type S with:
  *   acc_t                         the accumulator state
  *   vt0, input_vec                unroll depth and contiguous vector width
+ *   min_blocks                    blocks per SM the kernel is compiled for
+ *                                 (see reduce_kernel's launch bounds)
  *   ident()                       the state of no elements
  *   reduce(acc, x, idx)           fold one element at reduced index idx
  *   combine(a, b)                 merge two states (a covers lower indices
@@ -35,6 +37,7 @@ template <typename S, bool IsProd> struct SumProdOp {
     static constexpr int vt0 = 4;
     /* PyTorch's sum_functor reads 8 16-bit elements per vector. */
     static constexpr int input_vec = (!IsProd && sizeof(S) == 2) ? 8 : 4;
+    static constexpr int min_blocks = sizeof(acc_t) <= 4 && sizeof(S) <= 4 ? 4 : 2;
     bool mean;
     acc_t factor;
 
@@ -70,6 +73,7 @@ template <typename S, bool IsMax> struct MinMaxOp {
     using acc_t = typename CmpAcc<S>::type;
     static constexpr int vt0 = 4;
     static constexpr int input_vec = 4;
+    static constexpr int min_blocks = sizeof(acc_t) <= 4 ? 4 : 2;
 
     __device__ explicit MinMaxOp(const rt__kernel_args &) {}
     __device__ acc_t ident() const {
@@ -102,6 +106,9 @@ template <typename S, bool IsMax> struct ArgOp {
     using acc_t = ArgAcc<val_t>;
     static constexpr int vt0 = 4;
     static constexpr int input_vec = 4;
+    /* Float values fit 32 registers but for 12 spilled bytes; integer and
+       f64 values spilled 160 to 490 bytes there. */
+    static constexpr int min_blocks = std::is_same<val_t, float>::value ? 4 : 2;
     bool values_mode;
 
     __device__ explicit ArgOp(const rt__kernel_args &a) : values_mode(a.op_mode == RT__MODE_VALUES) {}
@@ -154,6 +161,7 @@ template <typename S> struct WelfordOp {
     /* PyTorch's std_var_kernel_impl: vt0 = 2 to limit register pressure. */
     static constexpr int vt0 = 2;
     static constexpr int input_vec = 2;
+    static constexpr int min_blocks = sizeof(A) == 4 ? 4 : 2;
     bool is_std;
     A correction;
 
@@ -201,6 +209,7 @@ template <typename S> struct NormOp {
     using acc_t = typename FloatAcc<S>::type;
     static constexpr int vt0 = 4;
     static constexpr int input_vec = 4;
+    static constexpr int min_blocks = sizeof(acc_t) == 4 ? 4 : 2;
     int kind;
     acc_t p, inv_p;
 
@@ -244,6 +253,7 @@ template <typename S> struct NormExtOp {
     using acc_t = typename FloatAcc<S>::type;
     static constexpr int vt0 = 4;
     static constexpr int input_vec = 4;
+    static constexpr int min_blocks = sizeof(acc_t) == 4 ? 4 : 2;
     bool neg;
 
     __device__ explicit NormExtOp(const rt__kernel_args &a) : neg(a.op_mode == RT__MODE_NEG) {}
@@ -269,6 +279,7 @@ template <typename S> struct AnyOp {
     using acc_t = bool;
     static constexpr int vt0 = 4;
     static constexpr int input_vec = 4;
+    static constexpr int min_blocks = sizeof(S) <= 4 ? 4 : 2;
     bool invert;
 
     __device__ explicit AnyOp(const rt__kernel_args &a) : invert(a.op_mode == RT__MODE_ALL) {}
