@@ -17,8 +17,14 @@ static __device__ __forceinline__ uint32_t div_mod(const rt__divmod &d, uint32_t
     return q;
 }
 
-/* Byte offset of reduced index r in the input (relative to an output's
-   input slice). */
+/* An index's digits over sizes[0 .. n), fastest first, dotted with the
+   strides. */
+
+/* Byte offset of reduced index r in the input, relative to an output's
+   input slice. Every digit takes a division here: skipping the last one
+   (as the output side does) indexes the stride table at run time, which
+   cost the general path 16 more spilled bytes under the 32-register bound
+   (argmax f32, -Xptxas -v). */
 static __device__ __forceinline__ int32_t input_offset(const rt__kernel_args &a, uint32_t r) {
     int32_t off = 0;
 #pragma unroll
@@ -32,31 +38,20 @@ static __device__ __forceinline__ int32_t input_offset(const rt__kernel_args &a,
     return off;
 }
 
-/* Byte offset of output index o in one operand slot (RT__OUT_SLOT_*). */
-static __device__ __forceinline__ int32_t output_offset(const rt__kernel_args &a, uint32_t o,
-                                                        int slot) {
-    int32_t off = 0;
-#pragma unroll
-    for (int d = 0; d < RT_MAX_DIMS; d++) {
-        if (d == a.out_ndim)
-            break;
-        uint32_t mod;
-        o = div_mod(a.out_sizes[d], o, mod);
-        off += (int32_t)mod * a.out_strides[d][slot];
-    }
-    return off;
-}
-
-/* All four slots at once (the final store needs OUT, IDX and ACC). */
+/* Byte offsets of output index o (< num_outputs) in every operand slot
+   (RT__OUT_SLOT_*: OUT, IN, IDX, ACC), from one pass of divisions. The
+   slowest digit is what the others leave (o is in range), so it needs no
+   division: one kept dim costs none. */
 struct OutOffsets {
     int32_t v[4];
 };
 
 static __device__ __forceinline__ OutOffsets output_offsets(const rt__kernel_args &a, uint32_t o) {
+    const int last = a.out_ndim - 1;
     OutOffsets r = {{0, 0, 0, 0}};
 #pragma unroll
-    for (int d = 0; d < RT_MAX_DIMS; d++) {
-        if (d == a.out_ndim)
+    for (int d = 0; d < RT_MAX_DIMS - 1; d++) {
+        if (d >= last)
             break;
         uint32_t mod;
         o = div_mod(a.out_sizes[d], o, mod);
@@ -64,7 +59,32 @@ static __device__ __forceinline__ OutOffsets output_offsets(const rt__kernel_arg
         for (int s = 0; s < 4; s++)
             r.v[s] += (int32_t)mod * a.out_strides[d][s];
     }
+    if (last >= 0) {
+#pragma unroll
+        for (int s = 0; s < 4; s++)
+            r.v[s] += (int32_t)o * a.out_strides[last][s];
+    }
     return r;
+}
+
+/* The offset of output index o in one slot alone: the input slice at the
+   start of a thread's work (the other slots would hold registers through
+   the whole reduction), the OUT slot of the fill kernel. */
+static __device__ __forceinline__ int32_t output_offset(const rt__kernel_args &a, uint32_t o,
+                                                        int slot) {
+    const int last = a.out_ndim - 1;
+    int32_t off = 0;
+#pragma unroll
+    for (int d = 0; d < RT_MAX_DIMS - 1; d++) {
+        if (d >= last)
+            break;
+        uint32_t mod;
+        o = div_mod(a.out_sizes[d], o, mod);
+        off += (int32_t)mod * a.out_strides[d][slot];
+    }
+    if (last >= 0)
+        off += (int32_t)o * a.out_strides[last][slot];
+    return off;
 }
 
 } // namespace rt
