@@ -113,3 +113,23 @@ void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {
     a->ctas_per_output = c->ctas_per_output;
     a->vectorize_input = c->vectorize_input ? 1 : 0;
 }
+
+void rt__divmod_init(rt__divmod *dm, uint32_t d) {
+    /* shift = ceil(log2(d)); magic = floor(2^32 * (2^shift - d) / d) + 1,
+       which fits 32 bits because 2^(shift-1) < d (PyTorch's IntDivider). */
+    if (d == 0) {
+        /* Extent-0 dims appear only in iters with no work, whose offsets
+           are never computed. */
+        dm->divisor = 0;
+        dm->magic = 0;
+        dm->shift = 0;
+        return;
+    }
+    uint32_t shift = 0;
+    while (shift < 32 && ((uint64_t)1 << shift) < d)
+        shift++;
+    uint64_t magic = (((uint64_t)1 << 32) * (((uint64_t)1 << shift) - d)) / d + 1;
+    dm->divisor = d;
+    dm->magic = (uint32_t)magic;
+    dm->shift = shift;
+}

@@ -109,7 +109,8 @@ typedef struct rt__divmod {
     uint32_t shift;
 } rt__divmod;
 
-/* Fills *dm for divisor d, 1 <= d <= INT32_MAX. */
+/* Fills *dm for divisor d <= INT32_MAX (cuda_args.c); d == 0, an extent of
+   an iter with no work, gives a divider that is never used. */
 void rt__divmod_init(rt__divmod *dm, uint32_t d);
 
 /* Operand slots of the output offset calculator (kept dims). */
