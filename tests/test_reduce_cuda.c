@@ -289,15 +289,27 @@ static const rows_case k_rows[] = {
      true, 0, 0, 1},
     {"direct bool all, sliced 20 of 32", RT_OP_ALL, RT_BOOL, RT_BOOL, 1, 300, 20, 32, 0, false, false,
      0, 0, 0},
-    {"direct f16 sum, L=256", RT_OP_SUM, RT_F16, RT_F16, 1, 36000, 256, 256, 0, false, false, 0, 0, 1},
-    {"direct argmax, L=129", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 9000, 129, 129, 0, false, false, 0, 0,
+    {"direct f16 sum, L=256 of 264", RT_OP_SUM, RT_F16, RT_F16, 1, 36000, 256, 264, 0, false, false, 0,
+     0, 1},
+    {"direct argmax, L=129 of 130", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 9000, 129, 130, 0, false, false,
+     0, 0, 0},
+    {"direct var, L=127 of 128", RT_OP_VAR, RT_F32, RT_F32, 1, 17000, 127, 128, 1, false, false, 1, 0,
      0},
-    {"direct var, L=127", RT_OP_VAR, RT_F32, RT_F32, 1, 17000, 127, 127, 1, false, false, 1, 0, 0},
-    {"direct f64 min with indices, L=200", RT_OP_MIN, RT_F64, RT_F64, 1, 9000, 200, 200, 1, true,
-     false, 0, 0, 0},
-    {"direct i64 sum, L=100, 16-byte loads", RT_OP_SUM, RT_I64, RT_I64, 1, 20000, 100, 100, 0, false,
-     false, 0, 0, 1},
-    {"direct u8 any, L=96", RT_OP_ANY, RT_U8, RT_BOOL, 1, 70000, 96, 96, 0, false, false, 0, 0, 1},
+    {"direct f64 min with indices, L=200 of 201", RT_OP_MIN, RT_F64, RT_F64, 1, 9000, 200, 201, 1,
+     true, false, 0, 0, 0},
+    {"direct i64 sum, L=100 of 102, 16-byte loads", RT_OP_SUM, RT_I64, RT_I64, 1, 20000, 100, 102, 0,
+     false, false, 0, 0, 1},
+    {"direct u8 any, L=96 of 112", RT_OP_ANY, RT_U8, RT_BOOL, 1, 70000, 96, 112, 0, false, false, 0, 0,
+     1},
+    {"tile var, L=127 (lane groups)", RT_OP_VAR, RT_F32, RT_F32, 1, 5000, 127, 127, 1, false, false, 1,
+     1, 0},
+    {"tile f64 argmax, L=129", RT_OP_ARGMAX, RT_F64, RT_I64, 1, 3000, 129, 129, 1, false, false, 0, 1,
+     0},
+    {"tile f16 sum, L=256", RT_OP_SUM, RT_F16, RT_F16, 1, 3000, 256, 256, 3, false, false, 0, 1, 0},
+    {"tile bf16 min with indices, L=1024", RT_OP_MIN, RT_BF16, RT_BF16, 1, 700, 1024, 1024, 0, true,
+     false, 0, 1, 0},
+    {"tile i32 sum keepdim, L=128", RT_OP_SUM, RT_I32, RT_I64, 1, 3001, 128, 128, 0, false, true, 0, 1,
+     0},
     {"direct norm p=2 f32, L=1000", RT_OP_NORM, RT_F32, RT_F32, 1, 9000, 1000, 1000, 0, false, false,
      2, 0, 1},
 };
@@ -361,13 +373,15 @@ static void test_rows_ties_and_nan(void **state) {
     (void)state;
     dev_case d;
     memset(&d, 0, sizeof d);
-    const rows_case shapes[2] = {
+    const rows_case shapes[3] = {
         {"tile", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 1000, 32, 32, 0, false, false, 0, 1, 0},
+        {"tile, lane groups", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 1000, 100, 100, 0, false, false, 0, 1,
+         0},
         {"direct", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 300, 32, 40, 0, false, false, 0, 0, 0}};
-    for (int variant = 0; variant < 8; variant++) {
-        rows_case rc = shapes[variant % 2];
-        rc.op = (variant / 2) % 2 ? RT_OP_ARGMIN : RT_OP_ARGMAX;
-        const bool nan = variant >= 4;
+    for (int variant = 0; variant < 12; variant++) {
+        rows_case rc = shapes[variant % 3];
+        rc.op = (variant / 3) % 2 ? RT_OP_ARGMIN : RT_OP_ARGMAX;
+        const bool nan = variant >= 6;
         rt_case c;
         make_rows_case(&c, &rc, 0x7135ull + (uint64_t)variant);
         float *x = (float *)c.in.data;

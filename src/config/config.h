@@ -104,16 +104,17 @@ typedef struct rt__launch_config {
     int64_t staging_bytes;
     int64_t semaphore_count; /* global reduce: one int per grid.x block, else 0 */
     /* RT__KERNEL_ROWS only (0 / false otherwise). */
-    bool rows_tile;     /* packed rows through a shared-memory tile: one
-                           thread per row, block[0] rows per block */
-    int rows_group;     /* direct: lanes per row, a power of two 1..32 */
+    bool rows_tile;     /* packed rows through a shared-memory tile of
+                           rows_per_block rows */
+    int rows_group;     /* lanes per row, a power of two 1..32 */
     int rows_vec;       /* direct: elements per load (1, or 16 bytes' worth) */
     int rows_in_flight; /* direct: rows per lane group; block[0] / 32 warps
                            each cover rows_in_flight * 32 / rows_group
                            adjacent rows */
     int rows_per_block; /* rows a block covers: grid[0] = ceil(outputs / it) */
-    int rows_rot_shift; /* tile: thread t starts at column ((t >> shift) & */
-    int rows_rot_mask;  /* mask) mod L, so rows sharing a bank do not meet */
+    int rows_rot_shift; /* tile: row r starts at column rows_group * ((r >> */
+    int rows_rot_mask;  /* shift) & mask) mod L, so rows sharing a bank
+                           start on different banks */
 } rt__launch_config;
 
 /* Whether the config reduces across warps in shared memory, across lanes,

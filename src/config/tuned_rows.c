@@ -6,10 +6,11 @@
  * bench/NOTES-rows.md: [2^22,32] sum dim 1 1148 us, [528416,127] 171 us).
  *
  * Two variants, each with the measurement that chose it in bench/NOTES-rows.md:
- *  - tile: packed rows (pitch == L) with L <= 64, any number of rows: a
+ *  - tile: packed rows (pitch == L) of up to 2 KiB, any number of rows: a
  *    block copies its rows into shared memory with aligned 16-byte loads
- *    and each thread folds one row, so the loads are coalesced and 16 bytes
- *    wide for odd lengths (3, 7, 33) too.
+ *    and a thread (or a group of lanes, for long rows) folds each row, so
+ *    the loads are coalesced and 16 bytes wide for odd lengths (3, 7, 33,
+ *    127, 129) too.
  *  - direct: a group of G lanes per row, 16-byte loads when every row start
  *    is aligned, 2 to 8 rows per group in flight, for rows up to
  *    2048 elements when there are enough of them to fill the GPU, and for
@@ -19,7 +20,12 @@
 
 /* Longest row the direct kernel takes: a warp per row folds 2048 floats in
    16 loads per lane; longer rows go to the general kernel's block splits. */
-enum { ROWS_MAX_LEN = 2048, ROWS_TILE_MAX_LEN = 64, ROWS_THREADS = 256 };
+enum { ROWS_MAX_LEN = 2048, ROWS_THREADS = 256 };
+/* Rows up to this length take the direct kernel whatever their number
+   (sliced short rows); longer ones only when they fill the GPU. */
+enum { ROWS_SHORT_LEN = 64 };
+/* Packed rows up to 2 KiB go through the tile (8 rows at the least). */
+enum { ROWS_TILE_MAX_ROW_BYTES = 2048 };
 /* Shared memory of one tile: 24 KiB keeps 8+ tiles resident per SM (228 KiB)
    with 4 16-byte loads per thread in flight, far over the ~30 KB per SM the
    H200 needs in flight to stream at 4.4 TB/s. */
@@ -98,27 +104,39 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
     const bool packed = it->ndim == 2 && it->strides[RT__ITER_IN][1] == L * elem;
     const int64_t vec = 16 / elem;
 
-    if (packed && L <= ROWS_TILE_MAX_LEN) {
-        /* As many rows as fit the tile, up to 256, but at least two
-           blocks per SM when there are few rows (32 rows at the least). */
+    if (packed && L * elem <= ROWS_TILE_MAX_ROW_BYTES) {
+        /* As many rows as fit the tile (a power of two, 8 to 4096), but at
+           least two blocks per SM when there are few rows. */
         int64_t t = pow2_floor(ROWS_TILE_BYTES / (L * elem));
-        t = t > ROWS_THREADS ? ROWS_THREADS : t < 32 ? 32 : t;
-        while (t > 32 && (N + t - 1) / t < 2 * (int64_t)dev->num_sms)
+        t = t > 4096 ? 4096 : t < 8 ? 8 : t;
+        while (t > 8 && (N + t - 1) / t < 2 * (int64_t)dev->num_sms)
             t /= 2;
         const int64_t smem = ((t * L + vec) * elem + 15) / 16 * 16;
         if (smem > dev->shared_mem_per_block)
             return false;
-        /* Thread t reads row t at word t*L (4-byte elements): rows whose
-           starts share a bank (period 32/g, g = gcd(L, 32)) start g apart
-           in columns instead. 8-byte elements are served per half-warp. */
-        const int64_t banks = elem == 8 ? 16 : 32;
-        const int64_t g = gcd64(L, banks);
+        /* A thread per row when the tile has 256 rows or more, else lane
+           groups filling the 256 threads (at most 32 lanes: t >= 8). */
+        const int64_t g = t >= ROWS_THREADS ? 1 : ROWS_THREADS / t;
         rows_common(op, cfg);
         cfg->rows_tile = true;
-        cfg->block[0] = (int)t;
+        cfg->rows_group = (int)g;
+        cfg->block[0] = ROWS_THREADS;
         cfg->rows_per_block = (int)t;
-        cfg->rows_rot_shift = log2_pow2((int)(banks / g));
-        cfg->rows_rot_mask = (int)g - 1;
+        if (g == 1) {
+            /* Thread r reads row r at word r*L (4-byte elements): rows
+               whose starts share a bank (period 32/b, b = gcd(L, 32))
+               start b apart in columns instead. 8-byte elements are
+               served per half-warp. */
+            const int64_t banks = elem == 8 ? 16 : 32;
+            const int64_t b = gcd64(L, banks);
+            cfg->rows_rot_shift = log2_pow2((int)(banks / b));
+            cfg->rows_rot_mask = (int)b - 1;
+        } else {
+            /* The 32/g rows of a warp start g columns apart: L = 128 puts
+               every row on bank 0 otherwise. */
+            cfg->rows_rot_shift = 0;
+            cfg->rows_rot_mask = (int)(32 / g) - 1;
+        }
         cfg->shared_memory_bytes = (int)smem;
         rows_finish(it, cfg);
         return true;
@@ -140,7 +158,7 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
     /* Medium rows only when they fill the GPU: 16 warps per SM. [1024,1024]
        (128 warps) stays on the general kernel, which splits rows over
        blocks. */
-    if (L > ROWS_TILE_MAX_LEN && warps < 16 * (int64_t)dev->num_sms)
+    if (L > ROWS_SHORT_LEN && warps < 16 * (int64_t)dev->num_sms)
         return false;
     rows_common(op, cfg);
     cfg->rows_group = (int)g;

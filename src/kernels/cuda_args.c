@@ -31,9 +31,11 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
     RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 || c->rows_per_block < 1, RT_ERR_INTERNAL);
     RT_RETURN_IF((int64_t)c->grid[0] * c->rows_per_block < it->num_outputs, RT_ERR_INTERNAL);
     if (c->rows_tile) {
-        RT_RETURN_IF(c->rows_per_block != c->block[0], RT_ERR_INTERNAL);
+        /* Whole warps; lane groups of a power of two up to 32 lanes. */
+        RT_RETURN_IF(c->block[0] % 32 != 0 || !is_pow2(c->rows_group) || c->rows_group > 32,
+                     RT_ERR_INTERNAL);
         RT_RETURN_IF(it->ndim != 2 || it->strides[RT__ITER_IN][1] != L * elem, RT_ERR_INTERNAL);
-        RT_RETURN_IF(((int64_t)c->block[0] * L + 16 / elem) * elem > c->shared_memory_bytes,
+        RT_RETURN_IF(((int64_t)c->rows_per_block * L + 16 / elem) * elem > c->shared_memory_bytes,
                      RT_ERR_INTERNAL);
         RT_RETURN_IF(c->rows_rot_shift < 0 || c->rows_rot_shift > 31 || c->rows_rot_mask < 0,
                      RT_ERR_INTERNAL);
@@ -152,6 +154,7 @@ void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {
     a->ctas_per_output = c->ctas_per_output;
     a->vectorize_input = c->vectorize_input ? 1 : 0;
     a->rows_group = c->rows_group;
+    a->rows_per_block = c->rows_per_block;
     a->rows_rot_shift = c->rows_rot_shift;
     a->rows_rot_mask = c->rows_rot_mask;
 }

@@ -161,9 +161,10 @@ typedef struct rt__kernel_args {
     double param1; /* norm: 1/p */
 
     /* RT__KERNEL_ROWS only (rt__launch_config's rows_* fields). */
-    int rows_group;     /* lanes per row of the direct kernel */
-    int rows_rot_shift; /* tile: thread t starts its row at column */
-    int rows_rot_mask;  /* (t >> rows_rot_shift) & rows_rot_mask (mod L) */
+    int rows_group;     /* lanes per row */
+    int rows_per_block; /* tile: rows in one block's tile */
+    int rows_rot_shift; /* tile: row r starts at column G * ((r >> */
+    int rows_rot_mask;  /* rows_rot_shift) & rows_rot_mask) (mod L) */
 } rt__kernel_args;
 
 /*

@@ -11,12 +11,13 @@
  *    else scalars) at g*V, g*V + G*V, ...; R rows per group in flight,
  *    the 32/G rows a warp reads at once adjacent; a shuffle tree over the
  *    group at the end.
- *  - tile: packed rows (pitch == L), L <= 64: a block of T threads copies
- *    the T*L contiguous elements of its T rows into shared memory with
- *    aligned 16-byte loads (scalar head and tail), then thread t folds row
- *    t from shared memory, starting at a rotated column so that threads
- *    whose rows share a bank start on different banks (rows_rot_*), and
- *    stores its output: coalesced loads and stores for any L, odd ones too.
+ *  - tile: packed rows (pitch == L) of up to 2 KiB: a block copies the
+ *    T*L contiguous elements of its T rows into shared memory with aligned
+ *    16-byte loads (scalar head and tail), then a group of G lanes (1 for
+ *    short rows: a thread per row, looping over T / 256 rows) folds each
+ *    row from shared memory, starting at a rotated column so that rows
+ *    sharing a bank start on different banks (rows_rot_*), and stores its
+ *    output: coalesced loads and stores for any L, odd ones too.
  * Results go through Reducer::store, so split pieces (first/last, ACC,
  * index_base) and the indices output behave exactly as in the body.
  *
@@ -136,7 +137,8 @@ template <typename Op> struct RowsReducer {
     __device__ void tile(char *smem) const {
         constexpr int V = 16 / (int)sizeof(S);
         using Load = Packed<S, V>;
-        const uint32_t L = a.num_inputs, rows = blockDim.x, t = threadIdx.x;
+        const uint32_t L = a.num_inputs, nt = blockDim.x, t = threadIdx.x;
+        const uint32_t rows = (uint32_t)a.rows_per_block;
         const uint32_t row0 = blockIdx.x * rows;
         const uint32_t nrows = min(rows, a.num_outputs - row0);
         const uint32_t n = nrows * L;
@@ -146,39 +148,55 @@ template <typename Op> struct RowsReducer {
         const uint32_t mis = (uint32_t)(reinterpret_cast<uintptr_t>(src) % 16u) / sizeof(S);
         const uint32_t head = mis == 0 ? 0 : min(n, (uint32_t)V - mis);
         S *tile = reinterpret_cast<S *>(smem);
-        for (uint32_t i = t; i < head; i += rows)
+        for (uint32_t i = t; i < head; i += nt)
             tile[mis + i] = src[i];
         const Load *vsrc = reinterpret_cast<const Load *>(src + head);
         Load *vdst = reinterpret_cast<Load *>(tile + mis + head);
         const uint32_t nvec = (n - head) / V;
         uint32_t i = t;
         /* Four 16-byte loads in flight per thread before the stores. */
-        for (; i + 3 * rows < nvec; i += 4 * rows) {
-            const Load x0 = vsrc[i], x1 = vsrc[i + rows], x2 = vsrc[i + 2 * rows],
-                       x3 = vsrc[i + 3 * rows];
+        for (; i + 3 * nt < nvec; i += 4 * nt) {
+            const Load x0 = vsrc[i], x1 = vsrc[i + nt], x2 = vsrc[i + 2 * nt], x3 = vsrc[i + 3 * nt];
             vdst[i] = x0;
-            vdst[i + rows] = x1;
-            vdst[i + 2 * rows] = x2;
-            vdst[i + 3 * rows] = x3;
+            vdst[i + nt] = x1;
+            vdst[i + 2 * nt] = x2;
+            vdst[i + 3 * nt] = x3;
         }
-        for (; i < nvec; i += rows)
+        for (; i < nvec; i += nt)
             vdst[i] = vsrc[i];
-        for (uint32_t j = head + nvec * V + t; j < n; j += rows)
+        for (uint32_t j = head + nvec * V + t; j < n; j += nt)
             tile[mis + j] = src[j];
         __syncthreads();
 
-        if (t < nrows) {
-            const S *row = tile + mis + t * L;
-            uint32_t j = (t >> a.rows_rot_shift) & (uint32_t)a.rows_rot_mask;
-            if (j >= L)
-                j %= L;
+        /* G lanes per row (1: a thread per row); lane g folds columns
+           g, g+G, ... of the row rotated by s, then a shuffle tree. The
+           loop bound is uniform so every lane reaches the shuffles. */
+        const uint32_t G = (uint32_t)a.rows_group, g = t & (G - 1), step = nt / G;
+        for (uint32_t rb = 0; rb < nrows; rb += step) {
+            const uint32_t r = rb + t / G;
             A acc = op.ident();
-            for (uint32_t k = 0; k < L; k++) {
-                acc = op.reduce(acc, row[j], j);
-                if (++j == L)
-                    j = 0;
+            if (r < nrows) {
+                const S *row = tile + mis + r * L;
+                uint32_t s = ((r >> a.rows_rot_shift) & (uint32_t)a.rows_rot_mask) * G;
+                if (s >= L)
+                    s %= L;
+                uint32_t j = g + s;
+                if (j >= L)
+                    j -= L;
+                for (uint32_t x = g; x < L; x += G) {
+                    acc = op.reduce(acc, row[j], j);
+                    j += G;
+                    if (j >= L)
+                        j -= L;
+                }
             }
-            store(acc, row0 + t);
+            for (uint32_t off = 1; off < G; off <<= 1) {
+                A other = op.shfl(acc, (int)off, 0xffffffffu);
+                if (g + off < G)
+                    acc = op.combine(acc, other);
+            }
+            if (g == 0 && r < nrows)
+                store(acc, row0 + r);
         }
     }
 };
