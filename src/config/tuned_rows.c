@@ -26,10 +26,13 @@ enum { ROWS_MAX_LEN = 2048, ROWS_THREADS = 256 };
 enum { ROWS_SHORT_LEN = 64 };
 /* Packed rows up to 2 KiB go through the tile (8 rows at the least). */
 enum { ROWS_TILE_MAX_ROW_BYTES = 2048 };
-/* Shared memory of one tile: 24 KiB keeps 8+ tiles resident per SM (228 KiB)
-   with 4 16-byte loads per thread in flight, far over the ~30 KB per SM the
-   H200 needs in flight to stream at 4.4 TB/s. */
-enum { ROWS_TILE_BYTES = 24576 };
+/* One tile: up to 18 KiB over 128 threads is one batch of 9 16-byte loads
+   per thread (reduce_rows.cuh kTileBatch), and 12 tiles per SM (228 KiB)
+   keep ~190 KB in flight; 128 rows of 33 floats (16.5 KiB) fit. H200, f32 sum: 128 threads and 128 rows per tile ran
+   [2^22,32] in 138 us and [2033601,33] in 73 us, against 157 and 95 us with
+   256 threads in lane pairs; tiles whose copy took several serial loads per
+   thread ran [528416,127] at 54% of the read ceiling (bench/NOTES-rows.md). */
+enum { ROWS_TILE_BYTES = 18432, ROWS_TILE_THREADS = 128 };
 
 static int pow2_floor(int64_t v) {
     int p = 1;
@@ -114,13 +117,15 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
         const int64_t smem = ((t * L + vec) * elem + 15) / 16 * 16;
         if (smem > dev->shared_mem_per_block)
             return false;
-        /* A thread per row when the tile has 256 rows or more, else lane
-           groups filling the 256 threads (at most 32 lanes: t >= 8). */
-        const int64_t g = t >= ROWS_THREADS ? 1 : ROWS_THREADS / t;
+        /* A thread per row when the tile has 128 rows or more (looping over
+           them), else lane groups filling the 128 threads (at most 16
+           lanes: t >= 8). */
+        const int64_t g = t >= ROWS_TILE_THREADS ? 1 : ROWS_TILE_THREADS / t;
         rows_common(op, cfg);
         cfg->rows_tile = true;
+        cfg->max_threads = ROWS_TILE_THREADS;
         cfg->rows_group = (int)g;
-        cfg->block[0] = ROWS_THREADS;
+        cfg->block[0] = ROWS_TILE_THREADS;
         cfg->rows_per_block = (int)t;
         if (g == 1) {
             /* Thread r reads row r at word r*L (4-byte elements): rows

@@ -49,6 +49,10 @@ template <typename Op> struct RowsBounds {
     static constexpr int min_blocks = 2;
 };
 
+/* 16-byte loads per thread per batch of the tile copy: a tile of up to
+   18 KiB over 128 threads is one batch (tuned_rows.c ROWS_TILE_BYTES). */
+constexpr int kTileBatch = 9;
+
 template <typename Op> struct RowsReducer {
     using S = typename Op::scalar_t;
     using A = typename Op::acc_t;
@@ -153,17 +157,20 @@ template <typename Op> struct RowsReducer {
         const Load *vsrc = reinterpret_cast<const Load *>(src + head);
         Load *vdst = reinterpret_cast<Load *>(tile + mis + head);
         const uint32_t nvec = (n - head) / V;
-        uint32_t i = t;
-        /* Four 16-byte loads in flight per thread before the stores. */
-        for (; i + 3 * nt < nvec; i += 4 * nt) {
-            const Load x0 = vsrc[i], x1 = vsrc[i + nt], x2 = vsrc[i + 2 * nt], x3 = vsrc[i + 3 * nt];
-            vdst[i] = x0;
-            vdst[i + nt] = x1;
-            vdst[i + 2 * nt] = x2;
-            vdst[i + 3 * nt] = x3;
+        /* Up to 9 16-byte loads per thread, all issued before any store:
+           the config sizes the tile so one batch covers it (a thread's
+           loads one after the other cost a memory latency each). */
+        for (uint32_t c = 0; c < nvec; c += kTileBatch * nt) {
+            Load x[kTileBatch];
+#pragma unroll
+            for (int u = 0; u < kTileBatch; u++)
+                if (c + u * nt + t < nvec)
+                    x[u] = vsrc[c + u * nt + t];
+#pragma unroll
+            for (int u = 0; u < kTileBatch; u++)
+                if (c + u * nt + t < nvec)
+                    vdst[c + u * nt + t] = x[u];
         }
-        for (; i < nvec; i += nt)
-            vdst[i] = vsrc[i];
         for (uint32_t j = head + nvec * V + t; j < n; j += nt)
             tile[mis + j] = src[j];
         __syncthreads();
@@ -207,8 +214,9 @@ __global__ void __launch_bounds__(256, RowsBounds<Op>::min_blocks)
     RowsReducer<Op>(a).template direct<V>();
 }
 
+/* 128 threads, the config's tile block (ROWS_TILE_THREADS). */
 template <typename Op>
-__global__ void __launch_bounds__(256) rows_tile_kernel(const __grid_constant__ rt__kernel_args a) {
+__global__ void __launch_bounds__(128) rows_tile_kernel(const __grid_constant__ rt__kernel_args a) {
     extern __shared__ __align__(16) char rt_smem[];
     RowsReducer<Op>(a).tile(rt_smem);
 }
