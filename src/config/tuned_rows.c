@@ -19,7 +19,9 @@
 #include "config_policies.h"
 
 /* Longest row the direct kernel takes: a warp per row folds 2048 floats in
-   16 loads per lane; longer rows go to the general kernel's block splits. */
+   16 loads per lane; longer rows go to the general kernel's block splits.
+   H200, [67108,1000] f32 sum dim 1 (4000-byte rows, no tile): compat 72.7
+   -> 71.3 us (88% of the read ceiling; eager 75.1). */
 enum { ROWS_MAX_LEN = 2048, ROWS_THREADS = 256 };
 /* Rows up to this length take the direct kernel whatever their number
    (sliced short rows); longer ones only when they fill the GPU. */
@@ -28,10 +30,15 @@ enum { ROWS_SHORT_LEN = 64 };
 enum { ROWS_TILE_MAX_ROW_BYTES = 2048 };
 /* One tile: up to 18 KiB over 128 threads is one batch of 9 16-byte loads
    per thread (reduce_rows.cuh kTileBatch), and 12 tiles per SM (228 KiB)
-   keep ~190 KB in flight; 128 rows of 33 floats (16.5 KiB) fit. H200, f32 sum: 128 threads and 128 rows per tile ran
-   [2^22,32] in 138 us and [2033601,33] in 73 us, against 157 and 95 us with
-   256 threads in lane pairs; tiles whose copy took several serial loads per
-   thread ran [528416,127] at 54% of the read ceiling (bench/NOTES-rows.md). */
+   keep ~190 KB in flight; 128 rows of 33 floats (16.5 KiB) fit.
+   H200, f32 sum dim 1 (compat -> this tile, bench/NOTES-rows.md v3):
+     [2^22,32] 1151 -> 134 us (92% of the read ceiling), [2^25,4] 1043 -> 190,
+     [22369621,3] 342 -> 119, [9586980,7] 303 -> 87, [2033601,33] 561 -> 76,
+     [528416,127] 171 -> 71 (89%), [520222,129] 172 -> 76.
+   The shapes it replaced: 256-thread tiles of 24 KiB in lane pairs ran
+   [2^22,32] in 157 us and [2033601,33] in 95; copies taking several
+   serial loads per thread ran [528416,127] at 54%; a warp per row of 127
+   read straight from global memory (direct), 187 us. */
 enum { ROWS_TILE_BYTES = 18432, ROWS_TILE_THREADS = 128 };
 
 static int pow2_floor(int64_t v) {

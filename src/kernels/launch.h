@@ -192,7 +192,8 @@ const rt__kernel_entry *rt__kernel_lookup(rt__family family, rt_dtype in_dtype);
 
 /* The RT__KERNEL_ROWS launch of each (family, dtype) (reduce_rows.cuh),
    stamped from the same list; rt__rows_lookup gives NULL if none. */
-#define RT__DECLARE_ROWS_ENTRY(fam, FAM, sfx, DT) extern const rt__launch_fn rt__rows_##fam##_##sfx;
+#define RT__DECLARE_ROWS_ENTRY(fam, FAM, sfx, DT)                                                  \
+    extern const rt__launch_fn rt__rows_##fam##_##sfx;
 RT__FOR_EACH_KERNEL(RT__DECLARE_ROWS_ENTRY)
 #undef RT__DECLARE_ROWS_ENTRY
 rt__launch_fn rt__rows_lookup(rt__family family, rt_dtype in_dtype);
