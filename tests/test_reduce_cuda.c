@@ -5,7 +5,10 @@
  *    NaN/inf, both launch policies (RT_TEST_CASES lowers the count);
  *  - one targeted case per branch of the kernel body (vectorized input,
  *    each output vector width, lane/warp/grid splits, the general offset
- *    path), each checked to really take its branch with rt__config_compute.
+ *    path), each checked to really take its branch with rt__config_compute;
+ *  - the same for the TUNED policy's ROWS kernel (tile and direct, every op
+ *    family, odd lengths, sliced rows, several kept dims, keepdim), and its
+ *    tie and NaN rules.
  * Exits 77 (skipped) when no GPU is visible.
  */
 #include "cuda_case.h"
@@ -238,6 +241,169 @@ static void test_branches(void **state) {
                   sizeof k_branches / sizeof k_branches[0]);
 }
 
+/* ---- the ROWS kernel (TUNED) ------------------------------------------------------- */
+
+typedef struct rows_case {
+    const char *name;
+    rt_op op;
+    rt_dtype dt, odt;
+    int64_t outer, n, len, pitch; /* [outer, n, len] of an [outer, n + 1 or n, pitch] buffer */
+    int misalign;
+    bool idx, keepdim;
+    double param;
+    int tile, vec; /* what the TUNED config must be: tile or direct, vector loads */
+} rows_case;
+
+/* n rows of len elements, pitch apart (pitch > len: a slice), reduced over
+   the last dim; outer > 1 adds a kept dim whose stride is not n * pitch
+   (an extra row per block), so the kept dims cannot coalesce. */
+static const rows_case k_rows[] = {
+    {"tile f32 sum, L=3", RT_OP_SUM, RT_F32, RT_F32, 1, 3001, 3, 3, 0, false, false, 0, 1, 0},
+    {"tile f32 sum, L=33, misaligned", RT_OP_SUM, RT_F32, RT_F32, 1, 2000, 33, 33, 1, false, false, 0,
+     1, 0},
+    {"tile f32 sum, L=32", RT_OP_SUM, RT_F32, RT_F32, 1, 4100, 32, 32, 0, false, false, 0, 1, 0},
+    {"tile f64 var, L=7", RT_OP_VAR, RT_F64, RT_F64, 1, 700, 7, 7, 1, false, false, 1, 1, 0},
+    {"tile f16 mean to f32, L=32", RT_OP_MEAN, RT_F16, RT_F32, 1, 1500, 32, 32, 3, false, false, 0, 1,
+     0},
+    {"tile bf16 max, L=5", RT_OP_MAX, RT_BF16, RT_BF16, 1, 999, 5, 5, 1, false, false, 0, 1, 0},
+    {"tile argmax, L=33", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 1200, 33, 33, 2, false, false, 0, 1, 0},
+    {"tile i32 min with indices, L=17", RT_OP_MIN, RT_I32, RT_I32, 1, 1000, 17, 17, 1, true, false, 0,
+     1, 0},
+    {"tile u8 sum to i64, L=63", RT_OP_SUM, RT_U8, RT_I64, 1, 4000, 63, 63, 5, false, false, 0, 1, 0},
+    {"tile bool all, L=4", RT_OP_ALL, RT_BOOL, RT_BOOL, 1, 3000, 4, 4, 0, false, false, 0, 1, 0},
+    {"tile i64 prod, L=9", RT_OP_PROD, RT_I64, RT_I64, 1, 500, 9, 9, 1, false, false, 0, 1, 0},
+    {"tile norm p=3, L=12", RT_OP_NORM, RT_F32, RT_F32, 1, 1000, 12, 12, 0, false, false, 3, 1, 0},
+    {"tile norm p=-inf bf16, L=12", RT_OP_NORM, RT_BF16, RT_BF16, 1, 1000, 12, 12, 0, false, false,
+     -INFINITY, 1, 0},
+    {"tile std keepdim, L=31", RT_OP_STD, RT_F32, RT_F32, 1, 777, 31, 31, 0, false, true, 1, 1, 0},
+    {"tile i8 argmin, L=64", RT_OP_ARGMIN, RT_I8, RT_I64, 1, 1500, 64, 64, 7, false, false, 0, 1, 0},
+    {"direct i16 any, one row", RT_OP_ANY, RT_I16, RT_BOOL, 1, 1, 40, 40, 0, false, false, 0, 0,
+     ANY_OF},
+    {"direct f32 sum, sliced 32 of 64", RT_OP_SUM, RT_F32, RT_F32, 1, 500, 32, 64, 0, false, false, 0,
+     0, 1},
+    {"direct f32 sum, sliced 33 of 40", RT_OP_SUM, RT_F32, RT_F32, 1, 500, 33, 40, 1, false, false, 0,
+     0, 0},
+    {"direct f32 sum, two kept dims", RT_OP_SUM, RT_F32, RT_F32, 6, 50, 33, 40, 0, false, false, 0, 0,
+     0},
+    {"direct argmax, two kept dims, keepdim", RT_OP_ARGMAX, RT_F64, RT_I64, 3, 70, 20, 24, 0, false,
+     true, 0, 0, 1},
+    {"direct bool all, sliced 20 of 32", RT_OP_ALL, RT_BOOL, RT_BOOL, 1, 300, 20, 32, 0, false, false,
+     0, 0, 0},
+    {"direct f16 sum, L=256 of 264", RT_OP_SUM, RT_F16, RT_F16, 1, 36000, 256, 264, 0, false, false, 0,
+     0, 1},
+    {"direct argmax, L=129 of 130", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 9000, 129, 130, 0, false, false,
+     0, 0, 0},
+    {"direct var, L=127 of 128", RT_OP_VAR, RT_F32, RT_F32, 1, 17000, 127, 128, 1, false, false, 1, 0,
+     0},
+    {"direct f64 min with indices, L=200 of 201", RT_OP_MIN, RT_F64, RT_F64, 1, 9000, 200, 201, 1,
+     true, false, 0, 0, 0},
+    {"direct i64 sum, L=100 of 102, 16-byte loads", RT_OP_SUM, RT_I64, RT_I64, 1, 20000, 100, 102, 0,
+     false, false, 0, 0, 1},
+    {"direct u8 any, L=96 of 112", RT_OP_ANY, RT_U8, RT_BOOL, 1, 70000, 96, 112, 0, false, false, 0, 0,
+     1},
+    {"tile var, L=127 (lane groups)", RT_OP_VAR, RT_F32, RT_F32, 1, 5000, 127, 127, 1, false, false, 1,
+     1, 0},
+    {"tile f64 argmax, L=129", RT_OP_ARGMAX, RT_F64, RT_I64, 1, 3000, 129, 129, 1, false, false, 0, 1,
+     0},
+    {"tile f16 sum, L=256", RT_OP_SUM, RT_F16, RT_F16, 1, 3000, 256, 256, 3, false, false, 0, 1, 0},
+    {"tile bf16 min with indices, L=1024", RT_OP_MIN, RT_BF16, RT_BF16, 1, 700, 1024, 1024, 0, true,
+     false, 0, 1, 0},
+    {"tile i32 sum keepdim, L=128", RT_OP_SUM, RT_I32, RT_I64, 1, 3001, 128, 128, 0, false, true, 0, 1,
+     0},
+    {"direct norm p=2 f32, L=1000", RT_OP_NORM, RT_F32, RT_F32, 1, 9000, 1000, 1000, 0, false, false,
+     2, 0, 1},
+};
+
+/* A case of n rows of len elements, pitch apart, in outer blocks of n + 1
+   rows (outer > 1) or n rows, reduced over the last dim. */
+static void make_rows_case(rt_case *c, const rows_case *rc, uint64_t seed) {
+    const int64_t rows = rc->outer > 1 ? rc->n + 1 : rc->n;
+    const int64_t shape[3] = {rc->outer, rows, rc->pitch};
+    const int dims[1] = {2};
+    make_case(c, rc->op, rc->dt, rc->odt, 3, shape, dims, 1, rc->misalign, rc->idx, seed);
+    /* The view: n rows of len, the buffer's strides; the output keeps its
+       layout over [outer, n] (the extra row per block is never read). */
+    c->in.shape[1] = rc->n;
+    c->in.shape[2] = rc->len;
+    rt_tensor *outs[2] = {&c->out, &c->idx};
+    for (int k = 0; k < (rc->idx ? 2 : 1); k++) {
+        rt_tensor *o = outs[k];
+        o->ndim = rc->keepdim ? 3 : 2;
+        o->shape[0] = rc->outer;
+        o->shape[1] = rc->n;
+        o->shape[2] = 1;
+        o->strides[0] = rows;
+        o->strides[1] = 1;
+        o->strides[2] = 1;
+    }
+    c->keepdim = rc->keepdim;
+    if (rc->op == RT_OP_NORM)
+        c->p = rc->param;
+    if (rc->op == RT_OP_VAR || rc->op == RT_OP_STD)
+        c->correction = rc->param;
+}
+
+static void test_rows(void **state) {
+    (void)state;
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    for (size_t i = 0; i < sizeof k_rows / sizeof k_rows[0]; i++) {
+        const rows_case *rc = &k_rows[i];
+        rt_case c;
+        make_rows_case(&c, rc, 0x20550000ull + i);
+        rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
+        check_case_gpu(&c, s, rc->name);
+        rt__launch_config cfg = case_config(g_gpu, &c, &d, RT_POLICY_TUNED);
+        if (cfg.kernel != RT__KERNEL_ROWS)
+            fail_msg("%s: TUNED did not choose the ROWS kernel", rc->name);
+        expect_field(rc->name, "rows_tile", rc->tile, cfg.rows_tile);
+        expect_field(rc->name, "16-byte loads", rc->vec, cfg.rows_vec > 1);
+        s = dev_case_run(g_gpu, &c, &d, RT_POLICY_COMPAT, NULL);
+        check_case_gpu(&c, s, rc->name);
+        rt_case_free(&c);
+    }
+    dev_case_free(&d);
+    print_message("rows cases: %zu\n", sizeof k_rows / sizeof k_rows[0]);
+}
+
+/* Ties and NaNs through the ROWS kernels: the tile starts each row at a
+   rotated column and the direct kernel splits a row over lanes, yet the
+   lowest index still wins. */
+static void test_rows_ties_and_nan(void **state) {
+    (void)state;
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    const rows_case shapes[3] = {
+        {"tile", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 1000, 32, 32, 0, false, false, 0, 1, 0},
+        {"tile, lane groups", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 1000, 100, 100, 0, false, false, 0, 1,
+         0},
+        {"direct", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 300, 32, 40, 0, false, false, 0, 0, 0}};
+    for (int variant = 0; variant < 12; variant++) {
+        rows_case rc = shapes[variant % 3];
+        rc.op = (variant / 3) % 2 ? RT_OP_ARGMIN : RT_OP_ARGMAX;
+        const bool nan = variant >= 6;
+        rt_case c;
+        make_rows_case(&c, &rc, 0x7135ull + (uint64_t)variant);
+        float *x = (float *)c.in.data;
+        const float v = nan ? NAN : (rc.op == RT_OP_ARGMAX ? 7.0f : -7.0f);
+        for (int64_t r = 0; r < rc.n; r++) {
+            x[r * rc.pitch + 29] = v;
+            x[r * rc.pitch + 4 + r % 3] = v;
+            x[r * rc.pitch + 31] = v;
+        }
+        rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
+        check_case_gpu(&c, s, "rows ties / NaN");
+        assert_int_equal(case_config(g_gpu, &c, &d, RT_POLICY_TUNED).kernel, RT__KERNEL_ROWS);
+        const int64_t *got = (const int64_t *)c.out.data;
+        for (int64_t r = 0; r < rc.n; r++)
+            if (got[r] != 4 + r % 3)
+                fail_msg("%s variant %d row %lld: index %lld, want %lld", rc.name, variant,
+                         (long long)r, (long long)got[r], (long long)(4 + r % 3));
+        rt_case_free(&c);
+    }
+    dev_case_free(&d);
+}
+
 /* Ties and NaNs in arg-reductions: the lowest index wins whatever the
    reduction order, NaN beats every number (vectorized and global paths). */
 static void test_arg_ties_and_nan(void **state) {
@@ -280,6 +446,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_branches),
         cmocka_unit_test(test_arg_ties_and_nan),
+        cmocka_unit_test(test_rows),
+        cmocka_unit_test(test_rows_ties_and_nan),
         cmocka_unit_test(test_random_cases),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

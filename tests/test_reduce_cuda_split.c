@@ -83,6 +83,14 @@ static const split_case k_splits[] = {
      false, 1000, true},
     {"min with indices, two reduced dims", RT_OP_MIN, RT_F32, RT_F32, 3, {50, 40, 30}, 2, {0, 2},
      true, 1000, true},
+    /* Short rows, the reduced dim split (one-row pieces: TUNED's ROWS
+       direct kernel merges ACC states and shifts indices by index_base). */
+    {"rows: sum, reduced split", RT_OP_SUM, RT_F32, RT_F32, 2, {40, 60}, 1, {1}, false, 128, true},
+    {"rows: argmax, reduced split", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {40, 60}, 1, {1}, false, 128,
+     true},
+    {"rows: min with indices, reduced split", RT_OP_MIN, RT_F64, RT_F64, 2, {40, 30}, 1, {1}, true,
+     128, true},
+    {"rows: var, reduced split", RT_OP_VAR, RT_F32, RT_F32, 2, {40, 60}, 1, {1}, false, 128, true},
     {"sum, both kinds of split", RT_OP_SUM, RT_F32, RT_F32, 3, {64, 40, 30}, 2, {0, 2}, false, 500,
      true},
 };

@@ -44,8 +44,13 @@ typedef struct rt__op_traits {
 rt__op_traits rt__op_traits_for(rt_op op, rt_dtype in, rt_dtype out, bool has_indices);
 
 typedef enum rt__kernel_kind {
-    RT__KERNEL_GENERAL = 0 /* the staged kernel of DESIGN.md section 6 */
-    /* TUNED adds kinds here (e.g. thread-per-row) with their measurements. */
+    RT__KERNEL_GENERAL = 0, /* the staged kernel of DESIGN.md section 6 */
+    /* One contiguous reduced dim of short or medium length: lane groups
+       per row or a shared-memory tile of packed rows (reduce_rows.cuh,
+       chosen by tuned_rows.c). Uses block[0], grid[0], num_threads,
+       shared_memory_bytes and the rows_* fields; no mults, no staging. */
+    RT__KERNEL_ROWS = 1
+    /* TUNED adds kinds here with their measurements. */
 } rt__kernel_kind;
 
 typedef struct rt__launch_config {
@@ -98,6 +103,18 @@ typedef struct rt__launch_config {
        reduce. (PyTorch allocates a looser bound of the same layout.) */
     int64_t staging_bytes;
     int64_t semaphore_count; /* global reduce: one int per grid.x block, else 0 */
+    /* RT__KERNEL_ROWS only (0 / false otherwise). */
+    bool rows_tile;     /* packed rows through a shared-memory tile of
+                           rows_per_block rows */
+    int rows_group;     /* lanes per row, a power of two 1..32 */
+    int rows_vec;       /* direct: elements per load (1, or 16 bytes' worth) */
+    int rows_in_flight; /* direct: rows per lane group; block[0] / 32 warps
+                           each cover rows_in_flight * 32 / rows_group
+                           adjacent rows */
+    int rows_per_block; /* rows a block covers: grid[0] = ceil(outputs / it) */
+    int rows_rot_shift; /* tile: row r starts at column rows_group * ((r >> */
+    int rows_rot_mask;  /* shift) & mask) mod L, so rows sharing a bank
+                           start on different banks */
 } rt__launch_config;
 
 /* Whether the config reduces across warps in shared memory, across lanes,

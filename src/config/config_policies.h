@@ -19,6 +19,13 @@ rt_status rt__config_compat(const rt__iter *it, const rt__op_traits *op,
 rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, rt__launch_config *cfg);
 
+/* The ROWS kernel for one contiguous reduced dim of short or medium length
+   (tuned_rows.c): returns true and fills every field of *cfg (policy
+   TUNED, kernel RT__KERNEL_ROWS) when it takes the iter, false and leaves
+   *cfg alone otherwise. */
+bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
+                           const rt__device_props *dev, rt__launch_config *cfg);
+
 /* Fills the derived fields (grid, num_threads, shared_memory_bytes,
    staging_bytes, semaphore_count) from the block, mults, steps, ctas and
    vector widths already set, with PyTorch's formulas (config.c). */

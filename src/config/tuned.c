@@ -12,6 +12,8 @@
 
 rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, rt__launch_config *cfg) {
+    if (rt__config_tuned_rows(it, op, dev, cfg))
+        return RT_OK;
     RT_FORWARD_IF_ERROR(rt__config_compat(it, op, dev, cfg));
     cfg->policy = RT_POLICY_TUNED;
     return RT_OK;

@@ -17,7 +17,48 @@ static int32_t stride32(const rt__iter *it, int op, int d) {
     return it->shape[d] == 1 ? 0 : (int32_t)it->strides[op][d];
 }
 
+/* The ROWS kernels' conditions (reduce_rows.cuh): one contiguous reduced
+   dim, blocks of whole warps (direct) or one row per thread (tile), a grid
+   covering the rows, 16-byte loads only on aligned rows, a tile only of
+   packed rows whose elements fit its shared memory. */
+static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
+    const int64_t elem = it->elem_size[RT__ITER_IN];
+    const int64_t L = it->inputs_per_output;
+    RT_RETURN_IF(it->num_reduce_dims != 1 || it->strides[RT__ITER_IN][0] != elem,
+                 RT_ERR_INTERNAL);
+    RT_RETURN_IF(c->block[0] < 1 || c->block[0] > 256 || c->block[1] != 1 || c->block[2] != 1,
+                 RT_ERR_INTERNAL);
+    RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 || c->rows_per_block < 1, RT_ERR_INTERNAL);
+    RT_RETURN_IF((int64_t)c->grid[0] * c->rows_per_block < it->num_outputs, RT_ERR_INTERNAL);
+    if (c->rows_tile) {
+        /* Whole warps; lane groups of a power of two up to 32 lanes. */
+        RT_RETURN_IF(c->block[0] % 32 != 0 || !is_pow2(c->rows_group) || c->rows_group > 32,
+                     RT_ERR_INTERNAL);
+        RT_RETURN_IF(it->ndim != 2 || it->strides[RT__ITER_IN][1] != L * elem, RT_ERR_INTERNAL);
+        RT_RETURN_IF(((int64_t)c->rows_per_block * L + 16 / elem) * elem > c->shared_memory_bytes,
+                     RT_ERR_INTERNAL);
+        RT_RETURN_IF(c->rows_rot_shift < 0 || c->rows_rot_shift > 31 || c->rows_rot_mask < 0,
+                     RT_ERR_INTERNAL);
+        return RT_OK;
+    }
+    const int g = c->rows_group, v = c->rows_vec;
+    RT_RETURN_IF(!is_pow2(g) || g > 32 || c->block[0] % 32 != 0, RT_ERR_INTERNAL);
+    RT_RETURN_IF(c->rows_in_flight < 1 ||
+                     c->rows_per_block != c->block[0] / 32 * c->rows_in_flight * (32 / g),
+                 RT_ERR_INTERNAL);
+    if (v != 1) {
+        RT_RETURN_IF(v * elem != 16 || L % v != 0, RT_ERR_INTERNAL);
+        RT_RETURN_IF((uintptr_t)it->data[RT__ITER_IN] % 16 != 0, RT_ERR_INTERNAL);
+        for (int d = 1; d < it->ndim; d++)
+            RT_RETURN_IF(it->shape[d] > 1 && it->strides[RT__ITER_IN][d] % 16 != 0,
+                         RT_ERR_INTERNAL);
+    }
+    return RT_OK;
+}
+
 rt_status rt__cuda_check_config(const rt__iter *it, const rt__launch_config *c) {
+    if (c->kernel == RT__KERNEL_ROWS)
+        return check_rows(it, c);
     const int R = it->num_reduce_dims;
     const int64_t elem = it->elem_size[RT__ITER_IN];
     const int bx = c->block[0], by = c->block[1], ovs = c->output_vec_size;
@@ -112,6 +153,10 @@ void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {
     a->step_output = c->step_output;
     a->ctas_per_output = c->ctas_per_output;
     a->vectorize_input = c->vectorize_input ? 1 : 0;
+    a->rows_group = c->rows_group;
+    a->rows_per_block = c->rows_per_block;
+    a->rows_rot_shift = c->rows_rot_shift;
+    a->rows_rot_mask = c->rows_rot_mask;
 }
 
 void rt__divmod_init(rt__divmod *dm, uint32_t d) {

@@ -20,6 +20,7 @@
 typedef struct plan {
     rt_context *ctx;
     const rt__kernel_entry *entry;
+    rt__launch_fn rows; /* the entry's RT__KERNEL_ROWS launch */
     rt__op_traits traits;
     rt_policy policy;
     rt__kernel_args proto; /* the op's fields; the rest is per piece */
@@ -153,7 +154,9 @@ static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, 
     a.semaphores = rt__cuda_workspace_semaphores(p->ctx);
     a.first = first;
     a.last = last;
-    return rt__cuda_status(p->entry->launch(&a, &n->cfg, (size_t)n->shared, p->stream));
+    const rt__launch_fn launch = n->cfg.kernel == RT__KERNEL_ROWS ? p->rows : p->entry->launch;
+    RT_RETURN_IF(launch == NULL, RT_ERR_INTERNAL);
+    return rt__cuda_status(launch(&a, &n->cfg, (size_t)n->shared, p->stream));
 }
 
 static rt_status visit_piece(void *user, const rt__iter *piece, bool first, bool last) {
@@ -199,6 +202,7 @@ static rt_status run_reduce(rt_context *ctx, const rt__problem *pb, rt__iter *it
     p.ctx = ctx;
     p.entry = rt__kernel_lookup(family_of(pb), pb->in.dtype);
     RT_RETURN_IF(p.entry == NULL, RT_ERR_UNSUPPORTED);
+    p.rows = rt__rows_lookup(family_of(pb), pb->in.dtype);
     p.traits = rt__op_traits_for(pb->op, pb->in.dtype, pb->out.dtype, pb->has_indices);
     p.policy = pb->policy;
     p.stream = (cudaStream_t)ctx->stream;

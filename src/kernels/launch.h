@@ -159,6 +159,12 @@ typedef struct rt__kernel_args {
     int op_mode;   /* RT__MODE_* / RT__NORM_* */
     double param0; /* mean: 1/N; var/std: correction; norm: p */
     double param1; /* norm: 1/p */
+
+    /* RT__KERNEL_ROWS only (rt__launch_config's rows_* fields). */
+    int rows_group;     /* lanes per row */
+    int rows_per_block; /* tile: rows in one block's tile */
+    int rows_rot_shift; /* tile: row r starts at column G * ((r >> */
+    int rows_rot_mask;  /* rows_rot_shift) & rows_rot_mask) (mod L) */
 } rt__kernel_args;
 
 /*
@@ -183,6 +189,14 @@ RT__FOR_EACH_KERNEL(RT__DECLARE_KERNEL_ENTRY)
 
 /* The entry of (family, input dtype), NULL if none (dispatch.c). */
 const rt__kernel_entry *rt__kernel_lookup(rt__family family, rt_dtype in_dtype);
+
+/* The RT__KERNEL_ROWS launch of each (family, dtype) (reduce_rows.cuh),
+   stamped from the same list; rt__rows_lookup gives NULL if none. */
+#define RT__DECLARE_ROWS_ENTRY(fam, FAM, sfx, DT)                                                  \
+    extern const rt__launch_fn rt__rows_##fam##_##sfx;
+RT__FOR_EACH_KERNEL(RT__DECLARE_ROWS_ENTRY)
+#undef RT__DECLARE_ROWS_ENTRY
+rt__launch_fn rt__rows_lookup(rt__family family, rt_dtype in_dtype);
 
 /*
  * Writes `value` (converted to out_dtype; bool: value != 0) to each of the

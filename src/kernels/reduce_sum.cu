@@ -3,7 +3,8 @@
  * One translation unit per family keeps a clean build parallel
  * (RT__FOR_EACH_KERNEL in launch.h lists the rows).
  */
-#include "reduce_body.cuh"
+#include "reduce_rows.cuh"
 
 #define RT__OP_SUM(T) rt::SumOp<T>
 RT__KERNELS_SUM(RT__DEFINE_KERNEL_ENTRY)
+RT__KERNELS_SUM(RT__DEFINE_ROWS_ENTRY)

@@ -1,0 +1,184 @@
+/*
+ * TUNED, ROWS kernel (reduce_rows.cuh): the reduced dims coalesce into one
+ * contiguous dim (input stride == element size) of short or medium length.
+ * PyTorch's shape for these spends a warp and a shuffle tree per row of L
+ * elements and reaches 11-38% of the read ceiling for L <= 129 (H200,
+ * bench/NOTES-rows.md: [2^22,32] sum dim 1 1148 us, [528416,127] 171 us).
+ *
+ * Two variants, each with the measurement that chose it in bench/NOTES-rows.md:
+ *  - tile: packed rows (pitch == L) of up to 2 KiB, any number of rows: a
+ *    block copies its rows into shared memory with aligned 16-byte loads
+ *    and a thread (or a group of lanes, for long rows) folds each row, so
+ *    the loads are coalesced and 16 bytes wide for odd lengths (3, 7, 33,
+ *    127, 129) too.
+ *  - direct: a group of G lanes per row, 16-byte loads when every row start
+ *    is aligned, 2 to 8 rows per group in flight, for rows up to
+ *    2048 elements when there are enough of them to fill the GPU, and for
+ *    short rows that are not packed (sliced views).
+ */
+#include "config_policies.h"
+
+/* Longest row the direct kernel takes: a warp per row folds 2048 floats in
+   16 loads per lane; longer rows go to the general kernel's block splits.
+   H200, [67108,1000] f32 sum dim 1 (4000-byte rows, no tile): compat 72.7
+   -> 71.3 us (88% of the read ceiling; eager 75.1). */
+enum { ROWS_MAX_LEN = 2048, ROWS_THREADS = 256 };
+/* Rows up to this length take the direct kernel whatever their number
+   (sliced short rows); longer ones only when they fill the GPU. */
+enum { ROWS_SHORT_LEN = 64 };
+/* Packed rows up to 2 KiB go through the tile (8 rows at the least). */
+enum { ROWS_TILE_MAX_ROW_BYTES = 2048 };
+/* One tile: up to 18 KiB over 128 threads is one batch of 9 16-byte loads
+   per thread (reduce_rows.cuh kTileBatch), and 12 tiles per SM (228 KiB)
+   keep ~190 KB in flight; 128 rows of 33 floats (16.5 KiB) fit.
+   H200, f32 sum dim 1 (compat -> this tile, bench/NOTES-rows.md v3):
+     [2^22,32] 1151 -> 134 us (92% of the read ceiling), [2^25,4] 1043 -> 190,
+     [22369621,3] 342 -> 119, [9586980,7] 303 -> 87, [2033601,33] 561 -> 76,
+     [528416,127] 171 -> 71 (89%), [520222,129] 172 -> 76.
+   The shapes it replaced: 256-thread tiles of 24 KiB in lane pairs ran
+   [2^22,32] in 157 us and [2033601,33] in 95; copies taking several
+   serial loads per thread ran [528416,127] at 54%; a warp per row of 127
+   read straight from global memory (direct), 187 us. */
+enum { ROWS_TILE_BYTES = 18432, ROWS_TILE_THREADS = 128 };
+
+static int pow2_floor(int64_t v) {
+    int p = 1;
+    while ((int64_t)p * 2 <= v && p < (1 << 30))
+        p *= 2;
+    return p;
+}
+
+static int pow2_ceil(int64_t v) {
+    int p = 1;
+    while (p < v && p < (1 << 30))
+        p *= 2;
+    return p;
+}
+
+static int64_t gcd64(int64_t a, int64_t b) {
+    while (b != 0) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static int log2_pow2(int v) {
+    int s = 0;
+    while ((1 << s) < v)
+        s++;
+    return s;
+}
+
+/* Every row start (input base and each kept dim's input stride) is a
+   multiple of `bytes`. */
+static bool rows_aligned(const rt__iter *it, int64_t bytes) {
+    if ((uintptr_t)it->data[RT__ITER_IN] % (uintptr_t)bytes != 0)
+        return false;
+    for (int d = it->num_reduce_dims; d < it->ndim; d++)
+        if (it->shape[d] > 1 && it->strides[RT__ITER_IN][d] % bytes != 0)
+            return false;
+    return true;
+}
+
+static void rows_common(const rt__op_traits *op, rt__launch_config *c) {
+    *c = (rt__launch_config){0};
+    c->policy = RT_POLICY_TUNED;
+    c->kernel = RT__KERNEL_ROWS;
+    c->block[1] = c->block[2] = 1;
+    c->grid[1] = c->grid[2] = 1;
+    c->step_input = 1;
+    c->step_output = 1;
+    c->ctas_per_output = 1;
+    c->output_vec_size = 1;
+    c->input_vec_size = 1;
+    c->vt0 = op->vt0;
+    c->max_threads = ROWS_THREADS;
+}
+
+static void rows_finish(const rt__iter *it, rt__launch_config *c) {
+    c->num_threads = c->block[0];
+    c->grid[0] = (int)((it->num_outputs + c->rows_per_block - 1) / c->rows_per_block);
+}
+
+bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
+                           const rt__device_props *dev, rt__launch_config *cfg) {
+    const int64_t elem = op->input_size;
+    if (it->num_reduce_dims != 1 || it->strides[RT__ITER_IN][0] != elem)
+        return false;
+    const int64_t L = it->inputs_per_output, N = it->num_outputs;
+    if (L > ROWS_MAX_LEN || N < 1 || dev->warp_size != 32 ||
+        dev->max_threads_per_block < ROWS_THREADS)
+        return false;
+    const bool packed = it->ndim == 2 && it->strides[RT__ITER_IN][1] == L * elem;
+    const int64_t vec = 16 / elem;
+
+    if (packed && L * elem <= ROWS_TILE_MAX_ROW_BYTES) {
+        /* As many rows as fit the tile (a power of two, 8 to 4096), but at
+           least two blocks per SM when there are few rows. */
+        int64_t t = pow2_floor(ROWS_TILE_BYTES / (L * elem));
+        t = t > 4096 ? 4096 : t < 8 ? 8 : t;
+        while (t > 8 && (N + t - 1) / t < 2 * (int64_t)dev->num_sms)
+            t /= 2;
+        const int64_t smem = ((t * L + vec) * elem + 15) / 16 * 16;
+        if (smem > dev->shared_mem_per_block)
+            return false;
+        /* A thread per row when the tile has 128 rows or more (looping over
+           them), else lane groups filling the 128 threads (at most 16
+           lanes: t >= 8). */
+        const int64_t g = t >= ROWS_TILE_THREADS ? 1 : ROWS_TILE_THREADS / t;
+        rows_common(op, cfg);
+        cfg->rows_tile = true;
+        cfg->max_threads = ROWS_TILE_THREADS;
+        cfg->rows_group = (int)g;
+        cfg->block[0] = ROWS_TILE_THREADS;
+        cfg->rows_per_block = (int)t;
+        if (g == 1) {
+            /* Thread r reads row r at word r*L (4-byte elements): rows
+               whose starts share a bank (period 32/b, b = gcd(L, 32))
+               start b apart in columns instead. 8-byte elements are
+               served per half-warp. */
+            const int64_t banks = elem == 8 ? 16 : 32;
+            const int64_t b = gcd64(L, banks);
+            cfg->rows_rot_shift = log2_pow2((int)(banks / b));
+            cfg->rows_rot_mask = (int)b - 1;
+        } else {
+            /* The 32/g rows of a warp start g columns apart: L = 128 puts
+               every row on bank 0 otherwise. */
+            cfg->rows_rot_shift = 0;
+            cfg->rows_rot_mask = (int)(32 / g) - 1;
+        }
+        cfg->shared_memory_bytes = (int)smem;
+        rows_finish(it, cfg);
+        return true;
+    }
+
+    const bool use_vec = vec > 1 && L % vec == 0 && rows_aligned(it, 16);
+    const int64_t v = use_vec ? vec : 1;
+    const int64_t chunks = (L + v - 1) / v;
+    /* About four loads per lane per row: 32 lanes for 127 floats, 8 lanes
+       of float4 for 32. */
+    int64_t g = pow2_ceil((chunks + 3) / 4);
+    g = g > 32 ? 32 : g;
+    /* Rows per group in flight: reduce_rows.cuh's RowsTraits, from the
+       load width and whether the state is wider than 8 bytes. */
+    const bool wide = op->acc_size > 8;
+    const int64_t r = v == 1 ? (wide ? 4 : 8) : (wide || elem == 1 ? 2 : 4);
+    const int64_t warp_rows = r * (32 / g);
+    const int64_t warps = (N + warp_rows - 1) / warp_rows;
+    /* Medium rows only when they fill the GPU: 16 warps per SM. [1024,1024]
+       (128 warps) stays on the general kernel, which splits rows over
+       blocks. */
+    if (L > ROWS_SHORT_LEN && warps < 16 * (int64_t)dev->num_sms)
+        return false;
+    rows_common(op, cfg);
+    cfg->rows_group = (int)g;
+    cfg->rows_vec = (int)v;
+    cfg->rows_in_flight = (int)r;
+    cfg->block[0] = ROWS_THREADS;
+    cfg->rows_per_block = (int)((ROWS_THREADS / 32) * warp_rows);
+    cfg->input_vec_size = (int)v;
+    rows_finish(it, cfg);
+    return true;
+}

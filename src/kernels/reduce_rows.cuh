@@ -1,0 +1,253 @@
+/*
+ * The ROWS kernels (RT__KERNEL_ROWS): one contiguous reduced dim of short
+ * or medium length L (input stride == element size), any kept dims.
+ * PyTorch's body spends a warp (or a block) of lanes and a shuffle tree on
+ * every row whatever its length, so a row of 32 floats is one 128-byte
+ * load per warp between shuffles: 11% of the read ceiling (bench/NOTES-rows.md).
+ *
+ * Two shapes of work, both chosen in src/config/tuned_rows.c:
+ *  - direct: a group of G lanes (a power of two, 1..32) per row, each lane
+ *    reading V-element vectors (16 bytes when every row start is aligned,
+ *    else scalars) at g*V, g*V + G*V, ...; R rows per group in flight,
+ *    the 32/G rows a warp reads at once adjacent; a shuffle tree over the
+ *    group at the end.
+ *  - tile: packed rows (pitch == L) of up to 2 KiB: a block copies the
+ *    T*L contiguous elements of its T rows into shared memory with aligned
+ *    16-byte loads (scalar head and tail), then a group of G lanes (1 for
+ *    short rows: a thread per row, looping over T / 256 rows) folds each
+ *    row from shared memory, starting at a rotated column so that rows
+ *    sharing a bank start on different banks (rows_rot_*), and stores its
+ *    output: coalesced loads and stores for any L, odd ones too.
+ * Results go through Reducer::store, so split pieces (first/last, ACC,
+ * index_base) and the indices output behave exactly as in the body.
+ *
+ * Included by the reduce_<family>.cu files after reduce_body.cuh.
+ */
+#ifndef RT_KERNELS_REDUCE_ROWS_CUH
+#define RT_KERNELS_REDUCE_ROWS_CUH
+
+#include "reduce_body.cuh"
+
+namespace rt {
+
+/* Rows per lane group in flight in the direct kernel, per load width V
+   (the config's rows_in_flight, tuned_rows.c, computes the same): scalar
+   loads 8 (4 for the 16/32-byte Welford and (value, index) states), 16-byte
+   loads 4 (2 for wide states and for bytes, whose 16 lanes unpack into
+   many registers), two steps of them per loop iteration. With more, the
+   byte and 8-byte kernels spilled up to 1.8 KB under 64 registers
+   (-Xptxas -v, sm_90). */
+template <typename Op, int V> struct RowsTraits {
+    static constexpr bool wide = sizeof(typename Op::acc_t) > 8;
+    static constexpr int R = V == 1 ? (wide ? 4 : 8)
+                                    : (wide || sizeof(typename Op::scalar_t) == 1 ? 2 : 4);
+};
+/* 256 threads, 2 blocks per SM (up to 128 registers): under 4 (64
+   registers) the scalar kernels of 8-byte and byte types spilled 60 to
+   270 bytes (-Xptxas -v, sm_90); occupancy follows the registers used. */
+template <typename Op> struct RowsBounds {
+    static constexpr int min_blocks = 2;
+};
+
+/* 16-byte loads per thread per batch of the tile copy: a tile of up to
+   18 KiB over 128 threads is one batch (tuned_rows.c ROWS_TILE_BYTES). */
+constexpr int kTileBatch = 9;
+
+template <typename Op> struct RowsReducer {
+    using S = typename Op::scalar_t;
+    using A = typename Op::acc_t;
+
+    const rt__kernel_args &a;
+    Op op;
+    Reducer<Op, 1> body; /* for store(): split pieces, indices, projection */
+
+    __device__ explicit RowsReducer(const rt__kernel_args &args) : a(args), op(args), body(args) {}
+
+    __device__ void store(A v, uint32_t o) const {
+        Vec<A, 1> r;
+        r.v[0] = v;
+        body.store(r, o);
+    }
+
+    /* Folds elements [k, k+V) of R rows into acc (rows with ok false are
+       skipped). All loads first, then the folds. */
+    template <int V, int R>
+    __device__ void fold_step(A (&acc)[R], const int32_t (&row)[R], const bool (&ok)[R],
+                              uint32_t k) const {
+        using Load = Packed<S, V>;
+        Load v[R];
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            if (ok[r])
+                v[r] = *reinterpret_cast<const Load *>(a.in + row[r] + (int32_t)(k * sizeof(S)));
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            if (ok[r])
+#pragma unroll
+                for (int i = 0; i < V; i++)
+                    acc[r] = op.reduce(acc[r], v[r].v[i], k + i);
+    }
+
+    /* ---- direct: G lanes per row ----------------------------------------- */
+    template <int V> __device__ void direct() const {
+        constexpr int R = RowsTraits<Op, V>::R;
+        const uint32_t G = (uint32_t)a.rows_group;
+        const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+        const uint32_t g = lane & (G - 1), per_step = 32u / G;
+        const uint32_t warp_rows = per_step * R;
+        const uint32_t first_row =
+            (blockIdx.x * (blockDim.x >> 5) + warp) * warp_rows + lane / G;
+        const uint32_t L = a.num_inputs, n = a.num_outputs;
+
+        A acc[R];
+        int32_t row[R]; /* byte offsets of the rows from a.in */
+        bool ok[R];
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            const uint32_t o = first_row + (uint32_t)r * per_step;
+            ok[r] = o < n;
+            row[r] = ok[r] ? output_offset(a, o, RT__OUT_SLOT_IN) : 0;
+            acc[r] = op.ident();
+        }
+        const uint32_t stride = G * V;
+        uint32_t k = g * V;
+        /* Two steps per iteration: 2R loads in flight. */
+        for (; k + stride < L; k += 2 * stride) {
+            fold_step<V, R>(acc, row, ok, k);
+            fold_step<V, R>(acc, row, ok, k + stride);
+        }
+        if (k < L)
+            fold_step<V, R>(acc, row, ok, k);
+
+        /* The group's lanes hold interleaved columns; a tree gives lane 0
+           the row. Every lane of the warp takes part (full mask). */
+        for (uint32_t off = 1; off < G; off <<= 1) {
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                A other = op.shfl(acc[r], (int)off, 0xffffffffu);
+                if (g + off < G)
+                    acc[r] = op.combine(acc[r], other);
+            }
+        }
+        if (g == 0) {
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                if (ok[r])
+                    store(acc[r], first_row + (uint32_t)r * per_step);
+        }
+    }
+
+    /* ---- tile: packed rows through shared memory ----------------------------- */
+    __device__ void tile(char *smem) const {
+        constexpr int V = 16 / (int)sizeof(S);
+        using Load = Packed<S, V>;
+        const uint32_t L = a.num_inputs, nt = blockDim.x, t = threadIdx.x;
+        const uint32_t rows = (uint32_t)a.rows_per_block;
+        const uint32_t row0 = blockIdx.x * rows;
+        const uint32_t nrows = min(rows, a.num_outputs - row0);
+        const uint32_t n = nrows * L;
+        const S *src = reinterpret_cast<const S *>(a.in + output_offset(a, row0, RT__OUT_SLOT_IN));
+        /* Element i goes to tile[mis + i], so 16-byte aligned input lands
+           on 16-byte aligned shared memory. */
+        const uint32_t mis = (uint32_t)(reinterpret_cast<uintptr_t>(src) % 16u) / sizeof(S);
+        const uint32_t head = mis == 0 ? 0 : min(n, (uint32_t)V - mis);
+        S *tile = reinterpret_cast<S *>(smem);
+        for (uint32_t i = t; i < head; i += nt)
+            tile[mis + i] = src[i];
+        const Load *vsrc = reinterpret_cast<const Load *>(src + head);
+        Load *vdst = reinterpret_cast<Load *>(tile + mis + head);
+        const uint32_t nvec = (n - head) / V;
+        /* Up to 9 16-byte loads per thread, all issued before any store:
+           the config sizes the tile so one batch covers it (a thread's
+           loads one after the other cost a memory latency each). */
+        for (uint32_t c = 0; c < nvec; c += kTileBatch * nt) {
+            Load x[kTileBatch];
+#pragma unroll
+            for (int u = 0; u < kTileBatch; u++)
+                if (c + u * nt + t < nvec)
+                    x[u] = vsrc[c + u * nt + t];
+#pragma unroll
+            for (int u = 0; u < kTileBatch; u++)
+                if (c + u * nt + t < nvec)
+                    vdst[c + u * nt + t] = x[u];
+        }
+        for (uint32_t j = head + nvec * V + t; j < n; j += nt)
+            tile[mis + j] = src[j];
+        __syncthreads();
+
+        /* G lanes per row (1: a thread per row); lane g folds columns
+           g, g+G, ... of the row rotated by s, then a shuffle tree. The
+           loop bound is uniform so every lane reaches the shuffles. */
+        const uint32_t G = (uint32_t)a.rows_group, g = t & (G - 1), step = nt / G;
+        for (uint32_t rb = 0; rb < nrows; rb += step) {
+            const uint32_t r = rb + t / G;
+            A acc = op.ident();
+            if (r < nrows) {
+                const S *row = tile + mis + r * L;
+                uint32_t s = ((r >> a.rows_rot_shift) & (uint32_t)a.rows_rot_mask) * G;
+                if (s >= L)
+                    s %= L;
+                uint32_t j = g + s;
+                if (j >= L)
+                    j -= L;
+                for (uint32_t x = g; x < L; x += G) {
+                    acc = op.reduce(acc, row[j], j);
+                    j += G;
+                    if (j >= L)
+                        j -= L;
+                }
+            }
+            for (uint32_t off = 1; off < G; off <<= 1) {
+                A other = op.shfl(acc, (int)off, 0xffffffffu);
+                if (g + off < G)
+                    acc = op.combine(acc, other);
+            }
+            if (g == 0 && r < nrows)
+                store(acc, row0 + r);
+        }
+    }
+};
+
+template <typename Op, int V>
+__global__ void __launch_bounds__(256, RowsBounds<Op>::min_blocks)
+    rows_direct_kernel(const __grid_constant__ rt__kernel_args a) {
+    RowsReducer<Op>(a).template direct<V>();
+}
+
+/* 128 threads, the config's tile block (ROWS_TILE_THREADS). */
+template <typename Op>
+__global__ void __launch_bounds__(128) rows_tile_kernel(const __grid_constant__ rt__kernel_args a) {
+    extern __shared__ __align__(16) char rt_smem[];
+    RowsReducer<Op>(a).tile(rt_smem);
+}
+
+/* The launch of either ROWS kernel; cudaErrorInvalidValue for a config the
+   kernels were not compiled for (rows_in_flight, vector width). */
+template <typename Op>
+cudaError_t launch_rows(const rt__kernel_args *a, const rt__launch_config *c, size_t smem,
+                        cudaStream_t stream) {
+    using S = typename Op::scalar_t;
+    const dim3 grid((unsigned)c->grid[0], 1, 1), block((unsigned)c->block[0], 1, 1);
+    if (c->rows_tile) {
+        rows_tile_kernel<Op><<<grid, block, smem, stream>>>(*a);
+    } else {
+        constexpr int VW = 16 / sizeof(S);
+        if (c->rows_vec == 1 && c->rows_in_flight == RowsTraits<Op, 1>::R)
+            rows_direct_kernel<Op, 1><<<grid, block, 0, stream>>>(*a);
+        else if (c->rows_vec == VW && c->rows_in_flight == RowsTraits<Op, VW>::R)
+            rows_direct_kernel<Op, VW><<<grid, block, 0, stream>>>(*a);
+        else
+            return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+} // namespace rt
+
+/* The ROWS launch of one (family, dtype) row of RT__FOR_EACH_KERNEL; the
+   including file defines RT__OP_<FAM>(T). */
+#define RT__DEFINE_ROWS_ENTRY(fam, FAM, sfx, DT)                                                   \
+    extern "C" const rt__launch_fn rt__rows_##fam##_##sfx =                                        \
+        rt::launch_rows<RT__OP_##FAM(RT__CTYPE_##sfx)>;
+
+#endif /* RT_KERNELS_REDUCE_ROWS_CUH */
