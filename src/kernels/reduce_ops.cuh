@@ -3,6 +3,10 @@
  * input storage type S with:
  *   acc_t                         the accumulator state
  *   vt0, input_vec                unroll depth and contiguous vector width
+ *   loads_in_flight               vector loads per iteration of the
+ *                                 contiguous path: as many as the register
+ *                                 bound holds without a spill (-Xptxas -v,
+ *                                 sm_90, CUDA 13.0)
  *   min_blocks                    blocks per SM the kernel is compiled for
  *                                 (see reduce_kernel's launch bounds)
  *   ident()                       the state of no elements
@@ -38,6 +42,9 @@ template <typename S, bool IsProd> struct SumProdOp {
     /* PyTorch's sum_functor reads 8 16-bit elements per vector. */
     static constexpr int input_vec = (!IsProd && sizeof(S) == 2) ? 8 : 4;
     static constexpr int min_blocks = sizeof(acc_t) <= 4 && sizeof(S) <= 4 ? 4 : 2;
+    /* Four 16-byte loads (64 bytes) fit 32 registers with 4-byte states;
+       8-byte states take two in their 64. */
+    static constexpr int loads_in_flight = sizeof(acc_t) == 4 ? 4 : 2;
     bool mean;
     acc_t factor;
 
@@ -74,6 +81,7 @@ template <typename S, bool IsMax> struct MinMaxOp {
     static constexpr int vt0 = 4;
     static constexpr int input_vec = 4;
     static constexpr int min_blocks = sizeof(acc_t) <= 4 ? 4 : 2;
+    static constexpr int loads_in_flight = sizeof(acc_t) == 4 ? 4 : 2;
 
     __device__ explicit MinMaxOp(const rt__kernel_args &) {}
     __device__ acc_t ident() const {
@@ -109,6 +117,7 @@ template <typename S, bool IsMax> struct ArgOp {
     /* Float values fit 32 registers but for 12 spilled bytes; integer and
        f64 values spilled 160 to 490 bytes there. */
     static constexpr int min_blocks = std::is_same<val_t, float>::value ? 4 : 2;
+    static constexpr int loads_in_flight = 2;
     bool values_mode;
 
     __device__ explicit ArgOp(const rt__kernel_args &a) : values_mode(a.op_mode == RT__MODE_VALUES) {}
@@ -147,6 +156,17 @@ template <typename S, bool IsMax> struct ArgOp {
 
 /* ---- var, std (Welford, Chan's merge) ------------------------------------------- */
 
+/* delta / n of a Welford step. f32: __fdividef (MUFU reciprocal and a
+   multiply, within 2 ulp for n < 2^126) instead of the IEEE division
+   subroutine, which made var/std of [32768,4096] compute-bound at 74% of
+   the read ceiling (H200, v0). f64 keeps the exact division. */
+static __device__ __forceinline__ float div_fast(float x, float n) {
+    return __fdividef(x, n);
+}
+static __device__ __forceinline__ double div_fast(double x, double n) {
+    return x / n;
+}
+
 template <typename A> struct WelfordAcc {
     A mean;
     A m2;
@@ -162,6 +182,8 @@ template <typename S> struct WelfordOp {
     static constexpr int vt0 = 2;
     static constexpr int input_vec = 2;
     static constexpr int min_blocks = sizeof(A) == 4 ? 4 : 2;
+    /* 8-byte loads (2 f32) of 16-byte states: four in flight. */
+    static constexpr int loads_in_flight = 4;
     bool is_std;
     A correction;
 
@@ -173,7 +195,7 @@ template <typename S> struct WelfordOp {
         int32_t n = acc.n + 1;
         A nf = static_cast<A>(n);
         A delta = v - acc.mean;
-        A mean = acc.mean + delta / nf;
+        A mean = acc.mean + div_fast(delta, nf);
         return {mean, acc.m2 + delta * (v - mean), nf, n};
     }
     __device__ acc_t combine(acc_t a, acc_t b) const {
@@ -210,6 +232,8 @@ template <typename S> struct NormOp {
     static constexpr int vt0 = 4;
     static constexpr int input_vec = 4;
     static constexpr int min_blocks = sizeof(acc_t) == 4 ? 4 : 2;
+    /* Two: with four, the p switch (powf) spilled 96 bytes for f32. */
+    static constexpr int loads_in_flight = 2;
     int kind;
     acc_t p, inv_p;
 
@@ -254,6 +278,7 @@ template <typename S> struct NormExtOp {
     static constexpr int vt0 = 4;
     static constexpr int input_vec = 4;
     static constexpr int min_blocks = sizeof(acc_t) == 4 ? 4 : 2;
+    static constexpr int loads_in_flight = sizeof(acc_t) == 4 ? 4 : 2;
     bool neg;
 
     __device__ explicit NormExtOp(const rt__kernel_args &a) : neg(a.op_mode == RT__MODE_NEG) {}
@@ -278,8 +303,11 @@ template <typename S> struct AnyOp {
     using scalar_t = S;
     using acc_t = bool;
     static constexpr int vt0 = 4;
-    static constexpr int input_vec = 4;
+    /* 16-byte loads for 1- and 2-byte inputs (bool rows of [32768,4096]
+       read 4 bytes per load at 43.6% of the read ceiling, H200, v0). */
+    static constexpr int input_vec = sizeof(S) <= 2 ? 16 / (int)sizeof(S) : 4;
     static constexpr int min_blocks = sizeof(S) <= 4 ? 4 : 2;
+    static constexpr int loads_in_flight = 4;
     bool invert;
 
     __device__ explicit AnyOp(const rt__kernel_args &a) : invert(a.op_mode == RT__MODE_ALL) {}
