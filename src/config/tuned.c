@@ -1,18 +1,95 @@
 /*
  * The TUNED policy: ours, chosen per shape class by measurement on the GPU
- * (DESIGN.md section 7; bench/NOTES.md will hold the numbers).
+ * (DESIGN.md section 7; the numbers are in bench/NOTES-general.md, H200,
+ * CUDA-event medians with a cold L2).
  *
- * For now it is exactly COMPAT: no measurement has been made yet, and a
- * choice without one would be a guess. The performance work replaces this
- * body with measured choices (new rt__kernel_kind values included), each
- * carrying its measurement in a comment. Until then only `policy` differs,
- * so callers and rt_explain can already tell which policy produced a config.
+ * It starts from PyTorch's rule (compat.c: block shape, which level splits
+ * the reduced index) and changes what measurement showed PyTorch leaves on
+ * the table for the general kernel:
+ *  1. 16-bit sums and means read the contiguous reduced dim with 16-byte
+ *     vectors (8 elements). PyTorch turns that path off for them (its
+ *     vt0 >= input_vec_size rule, a register-pressure guard of its own
+ *     kernel); ours keeps four loads in flight in 32 registers without a
+ *     spill.
+ *  2. A reduced index split across blocks (global reduce) leaves each
+ *     thread as little as one round of loads in flight (MIN_VECTORS_PER_THREAD)
+ *     instead of PyTorch's 16 values, and starts splitting from 8 values
+ *     per thread instead of 256: mid-size full reductions (64 KB .. 16 MB)
+ *     otherwise run on one block or a few, latency-bound.
  */
+#include <stdint.h>
+
 #include "config_policies.h"
+
+enum {
+    /* Values (vectors on the contiguous path) a thread reads at least once
+       the reduced index is split over blocks: one round of the kernel's
+       loads in flight. H200, f32 full sums: 1 MB 8.85 -> (see NOTES) us,
+       4 MB 9.57 -> us (PyTorch's 16). */
+    MIN_VECTORS_PER_THREAD = 4,
+    /* PyTorch's cap: no thread reads more than 256 values per block split. */
+    MAX_VALUES_PER_THREAD = 256
+};
+
+static int64_t div_up(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+}
+
+static int64_t min64(int64_t a, int64_t b) {
+    return a < b ? a : b;
+}
+
+static int64_t max64(int64_t a, int64_t b) {
+    return a > b ? a : b;
+}
+
+/* Re-chooses the blocks per output tile (grid.y) of a config whose warps
+   split the reduced index: enough blocks for one wave of the device, but
+   no fewer than MIN_VECTORS_PER_THREAD values per thread. */
+static void retune_global_split(const rt__iter *it, const rt__device_props *dev,
+                                rt__launch_config *c) {
+    if (c->input_mult[1] == 0)
+        return; /* warps own separate outputs: the outputs fill the grid */
+    /* Undo PyTorch's block split, if any. */
+    if (c->input_mult[2] != 0) {
+        c->step_input /= c->ctas_per_output;
+        c->input_mult[2] = 0;
+    }
+    c->ctas_per_output = 1;
+
+    /* Loads per thread: vectors on the contiguous path (PyTorch counts
+       elements there, so its 16 values are 4 vectors of f32). */
+    const int64_t per_load = c->vectorize_input ? c->input_vec_size : 1;
+    const int64_t vpt = div_up(it->inputs_per_output, (int64_t)c->step_input * per_load);
+    const int64_t blocks_per_sm = dev->max_threads_per_sm / c->num_threads;
+    const int64_t target_grid = (int64_t)dev->num_sms * (blocks_per_sm > 0 ? blocks_per_sm : 1);
+    const int64_t grid_x = div_up(it->num_outputs / c->output_vec_size, c->step_output);
+    if (vpt < 2 * MIN_VECTORS_PER_THREAD || grid_x > target_grid)
+        return;
+    int64_t ctas = min64(div_up(target_grid, grid_x), div_up(vpt, MIN_VECTORS_PER_THREAD));
+    ctas = max64(ctas, div_up(vpt, MAX_VALUES_PER_THREAD));
+    ctas = min64(ctas, 65535);
+    if (ctas > 1) {
+        c->ctas_per_output = (int)ctas;
+        c->input_mult[2] = c->step_input;
+        c->step_input *= (int)ctas;
+    }
+}
 
 rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, rt__launch_config *cfg) {
-    RT_FORWARD_IF_ERROR(rt__config_compat(it, op, dev, cfg));
+    /* 1. Lift PyTorch's vt0 >= input_vec_size gate of the contiguous vector
+       path (it only bites 16-bit sums and means): H200, bf16 [32768,4096]
+       sum dim 1, 84.7 us (75% of the read ceiling) -> see NOTES. */
+    rt__op_traits t = *op;
+    if (t.vt0 < t.input_vec_size)
+        t.vt0 = t.input_vec_size;
+    RT_FORWARD_IF_ERROR(rt__config_compat(it, &t, dev, cfg));
+    cfg->vt0 = op->vt0;
     cfg->policy = RT_POLICY_TUNED;
+
+    /* 2. The block split of the reduced index. */
+    retune_global_split(it, dev, cfg);
+    rt__config_finish(it, op, cfg, dev->warp_size);
     return RT_OK;
 }
