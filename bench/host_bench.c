@@ -86,6 +86,23 @@ static double time_stage(job *j, stage_fn f, bool sync) {
     return per[BATCHES / 2];
 }
 
+/* Host time alone: ENQUEUE_CALLS calls, few enough that the launch queue
+   never fills, timed without the final sync (which follows untimed). */
+enum { ENQUEUE_CALLS = 200 };
+static double time_enqueue(job *j) {
+    double per[BATCHES];
+    for (int b = 0; b < BATCHES; b++) {
+        cudaDeviceSynchronize();
+        double t0 = now_ns();
+        for (int i = 0; i < ENQUEUE_CALLS; i++)
+            st_call(j);
+        per[b] = (now_ns() - t0) / ENQUEUE_CALLS;
+        cudaDeviceSynchronize();
+    }
+    qsort(per, BATCHES, sizeof per[0], cmp_double);
+    return per[BATCHES / 2];
+}
+
 int main(void) {
     job j;
     memset(&j, 0, sizeof j);
@@ -130,6 +147,8 @@ int main(void) {
             (void)time_stage(&j, stages[s].f, stages[s].sync); /* warm-up */
             printf("  %-40s %8.1f\n", stages[s].name, time_stage(&j, stages[s].f, stages[s].sync));
         }
+        (void)time_enqueue(&j);
+        printf("  %-40s %8.1f\n", "reduce_tensor_ex, enqueue only (200)", time_enqueue(&j));
     }
     cudaFree(j.dev);
     rt_context_destroy(j.ctx);

@@ -27,8 +27,14 @@ enum {
        loads in flight. H200, f32 full sums: 1 MB 8.85 -> (see NOTES) us,
        4 MB 9.57 -> us (PyTorch's 16). */
     MIN_VECTORS_PER_THREAD = 4,
+    /* Below this many loads per thread one block beats a split: H200, f32
+       full sum of 64 KB (8 vectors per thread) 6.67 us on one block, 7.46
+       us on 2; 256 KB (32 per thread) 12.13 us on one block, 7.62 on 8. */
+    MIN_LOADS_TO_SPLIT = 16,
     /* PyTorch's cap: no thread reads more than 256 values per block split. */
-    MAX_VALUES_PER_THREAD = 256
+    MAX_VALUES_PER_THREAD = 256,
+    /* narrow_tiny_row: loads per lane a single warp may take over. */
+    TINY_LOADS_PER_LANE = 4
 };
 
 static int64_t div_up(int64_t a, int64_t b) {
@@ -64,7 +70,7 @@ static void retune_global_split(const rt__iter *it, const rt__device_props *dev,
     const int64_t blocks_per_sm = dev->max_threads_per_sm / c->num_threads;
     const int64_t target_grid = (int64_t)dev->num_sms * (blocks_per_sm > 0 ? blocks_per_sm : 1);
     const int64_t grid_x = div_up(it->num_outputs / c->output_vec_size, c->step_output);
-    if (vpt < 2 * MIN_VECTORS_PER_THREAD || grid_x > target_grid)
+    if (vpt < MIN_LOADS_TO_SPLIT || grid_x > target_grid)
         return;
     int64_t ctas = min64(div_up(target_grid, grid_x), div_up(vpt, MIN_VECTORS_PER_THREAD));
     ctas = max64(ctas, div_up(vpt, MAX_VALUES_PER_THREAD));
@@ -74,6 +80,35 @@ static void retune_global_split(const rt__iter *it, const rt__device_props *dev,
         c->input_mult[2] = c->step_input;
         c->step_input *= (int)ctas;
     }
+}
+
+/* One output read by a single block row wider than a warp, with at most
+   TINY_LOADS_PER_LANE loads per lane at warp width: one warp does it
+   alone, with shuffles only (no shared memory, no barrier). The 256-element
+   sum is the latency and host-overhead case: its back-to-back calls are
+   bound by the kernel's own duration. */
+static void narrow_tiny_row(const rt__iter *it, int warp_size, rt__launch_config *c) {
+    const int64_t per_load = c->vectorize_input ? c->input_vec_size : 1;
+    const int64_t loads = div_up(it->inputs_per_output, per_load);
+    if (it->num_outputs != 1 || c->ctas_per_output != 1 || c->block[1] != 1 ||
+        c->block[0] <= warp_size || c->input_mult[0] != 1 ||
+        loads > (int64_t)TINY_LOADS_PER_LANE * warp_size)
+        return;
+    c->block[0] = warp_size;
+    c->step_input = warp_size;
+    if (c->input_mult[1] != 0)
+        c->input_mult[1] = warp_size;
+}
+
+/* A block one warp row tall whose "warp rows split the input" (PyTorch
+   sets that whenever values remain) only pays block_y_reduce's barrier and
+   shared-memory round trip for nothing: without a block split, hand the
+   y level to the outputs instead (it has one position either way). */
+static void drop_idle_y_split(rt__launch_config *c) {
+    if (c->block[1] != 1 || c->ctas_per_output != 1 || c->input_mult[1] == 0)
+        return;
+    c->input_mult[1] = 0;
+    c->output_mult[1] = c->step_output;
 }
 
 rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
@@ -90,6 +125,9 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
 
     /* 2. The block split of the reduced index. */
     retune_global_split(it, dev, cfg);
+    /* 3. Tiny single rows on one warp. */
+    narrow_tiny_row(it, dev->warp_size, cfg);
+    drop_idle_y_split(cfg);
     rt__config_finish(it, op, cfg, dev->warp_size);
     return RT_OK;
 }

@@ -31,6 +31,15 @@ template <typename Op> static __device__ __host__ constexpr int loads_in_flight(
     return Op::loads_in_flight;
 }
 
+/* Whether Op folds a whole vector at once (Op::packed true, with
+   reduce_packed(acc, Packed<S, V>)): any/all of integer inputs. */
+template <typename Op, typename = void> struct HasPackedReduce {
+    static constexpr bool value = false;
+};
+template <typename Op> struct HasPackedReduce<Op, std::void_t<decltype(Op::packed)>> {
+    static constexpr bool value = Op::packed;
+};
+
 template <typename Op, int OVS> struct Reducer {
     using S = typename Op::scalar_t;
     using A = typename Op::acc_t;
@@ -76,6 +85,20 @@ template <typename Op, int OVS> struct Reducer {
 
     /* ---- thread_reduce ---------------------------------------------------- */
 
+    /* Folds one vector whose first element is reduced index `first` into
+       the K lane states: element i into state i % K, or the whole vector at
+       once where the op can (Op::reduce_packed, see HasPackedReduce). */
+    template <int K, int V>
+    __device__ void fold_vector(A (&acc)[K], const Packed<S, V> &v, uint32_t first) const {
+        if constexpr (HasPackedReduce<Op>::value) {
+            acc[0] = op.reduce_packed(acc[0], v);
+        } else {
+#pragma unroll
+            for (int i = 0; i < V; i++)
+                acc[i % K] = op.reduce(acc[i % K], v.v[i], first + i);
+        }
+    }
+
     /* Contiguous reduced dim, vectorize_input: an unaligned head, then
        aligned vectors of input_vec elements, Op's loads_in_flight of them
        per iteration (independent loads before any fold), then the tail.
@@ -83,7 +106,7 @@ template <typename Op, int OVS> struct Reducer {
        lanes), so 16 one-byte elements per load cost 4 states, not 16. */
     __device__ A vectorized_reduce(const S *data) const {
         constexpr int V = Op::input_vec;
-        constexpr int K = V < 4 ? V : 4;
+        constexpr int K = V < Op::vt0 ? V : Op::vt0;
         constexpr int L = loads_in_flight<Op>();
         using Load = Packed<S, V>;
         const uint32_t end = a.num_inputs;
@@ -109,17 +132,12 @@ template <typename Op, int OVS> struct Reducer {
                     v[l] = vec[idx + l * step];
 #pragma unroll
                 for (int l = 0; l < L; l++)
-#pragma unroll
-                    for (int i = 0; i < V; i++)
-                        acc[i % K] = op.reduce(acc[i % K], v[l].v[i], head + (idx + l * step) * V + i);
+                    fold_vector(acc, v[l], head + (idx + l * step) * V);
                 idx += L * step;
             }
         }
         for (; idx < nvec; idx += step) {
-            const Load v0 = vec[idx];
-#pragma unroll
-            for (int i = 0; i < V; i++)
-                acc[i % K] = op.reduce(acc[i % K], v0.v[i], head + idx * V + i);
+            fold_vector(acc, vec[idx], head + idx * V);
         }
         if (owns_row_ends())
             for (uint32_t i = nvec * V + threadIdx.x; i < n; i += blockDim.x)
