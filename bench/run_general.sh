@@ -21,15 +21,6 @@ echo "build $(( $(date +%s) - t0 )) s"
 (cd $B && timeout 240 ctest --output-on-failure --timeout 200) >"$OUT/ctest.log" 2>&1
 grep -E "tests passed|Failed|Passed|cases:" "$OUT/ctest.log" | tail -14
 $B/tests/test_reduce_cuda 2>&1 | grep -E "cases|FAILED|ERROR" | head
-if [ "${SAN:-0}" = 1 ]; then
-  for tool in memcheck racecheck; do
-    for t in test_reduce_cuda test_reduce_cuda_split; do
-      RT_TEST_CASES=${SAN_CASES:-60} RT_TEST_BIG=0 timeout 150 compute-sanitizer --tool $tool \
-        --error-exitcode 99 $B/tests/$t >"$OUT/san_${tool}_$t.log" 2>&1
-      echo "$tool $t: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/san_${tool}_$t.log" | tail -1)"
-    done
-  done
-fi
 $B/bench/host_bench >"$OUT/host.log" 2>&1
 for p in compat tuned; do
   timeout 200 $B/bench/rt_bench --quick --no-check --policy $p "${FARG[@]}" --json "$OUT/$p.json" \
@@ -57,3 +48,12 @@ for n in t:
     print('%-30s %9.2f %9.2f %6.1f %6.2f %9s' % (n, a, b, t[n].get('pct_ceiling') or 0, a / b,
           '%.2f' % e if e else '-'))
 PY
+if [ "${SAN:-0}" = 1 ]; then
+  for tool in memcheck racecheck; do
+    for t in test_reduce_cuda test_reduce_cuda_split; do
+      RT_TEST_CASES=${SAN_CASES:-60} RT_TEST_BIG=0 timeout ${SAN_TIMEOUT:-90} compute-sanitizer --tool $tool \
+        --error-exitcode 99 $B/tests/$t >"$OUT/san_${tool}_$t.log" 2>&1
+      echo "$tool $t: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/san_${tool}_$t.log" | tail -1)"
+    done
+  done
+fi
