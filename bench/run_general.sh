@@ -8,6 +8,8 @@
 set -u
 OUT=${OUT:-./run-general-out}
 mkdir -p "$OUT"
+L=/tmp/run-general-logs  # logs, packed into $OUT/logs.tgz at the end
+mkdir -p $L
 B=build-gpu
 F=${FILTER:-}
 FARG=()
@@ -16,22 +18,22 @@ lib=$(ls "$CMOCKA_ROOT"/lib*/libcmocka.so* | head -1)
 t0=$(date +%s)
 { cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DRT_BUILD_BENCH=ON \
     -DCMOCKA_INCLUDE_DIR="$CMOCKA_ROOT/include" -DCMOCKA_LIBRARY="$lib" &&
-  cmake --build $B -j16; } >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+  cmake --build $B -j16; } >"$L/build.log" 2>&1 || { tail -40 "$L/build.log"; exit 1; }
 echo "build $(( $(date +%s) - t0 )) s"
-(cd $B && timeout 240 ctest --output-on-failure --timeout 200) >"$OUT/ctest.log" 2>&1
-grep -E "tests passed|Failed|Passed|cases:" "$OUT/ctest.log" | tail -14
+(cd $B && timeout 240 ctest --output-on-failure --timeout 200) >"$L/ctest.log" 2>&1
+grep -E "tests passed|Failed|Passed|cases:" "$L/ctest.log" | tail -14
 $B/tests/test_reduce_cuda 2>&1 | grep -E "cases|FAILED|ERROR" | head
-$B/bench/host_bench >"$OUT/host.log" 2>&1
+$B/bench/host_bench >"$L/host.log" 2>&1
 for p in compat tuned; do
   timeout 200 $B/bench/rt_bench --quick --no-check --policy $p "${FARG[@]}" --json "$OUT/$p.json" \
-    >"$OUT/$p.log" 2>&1
+    >"$L/$p.log" 2>&1
 done
 if [ "${TORCH:-0}" = 1 ]; then
   PYTHONUNBUFFERED=1 timeout 200 python3 bench/compare_torch.py --lib $B/libreduce_tensor.so \
-    --no-compile "${FARG[@]}" --json "$OUT/torch.json" >"$OUT/torch.log" 2>&1
-  tail -4 "$OUT/torch.log"
+    --no-compile "${FARG[@]}" --json "$OUT/torch.json" >"$L/torch.log" 2>&1
+  tail -4 "$L/torch.log"
 fi
-cat "$OUT/host.log"
+cat "$L/host.log"
 python3 - "$OUT" <<'PY'
 import json, sys, os
 o = sys.argv[1]
@@ -52,8 +54,9 @@ if [ "${SAN:-0}" = 1 ]; then
   for tool in memcheck racecheck; do
     for t in test_reduce_cuda test_reduce_cuda_split; do
       RT_TEST_CASES=${SAN_CASES:-60} RT_TEST_BIG=0 timeout ${SAN_TIMEOUT:-90} compute-sanitizer --tool $tool \
-        --error-exitcode 99 $B/tests/$t >"$OUT/san_${tool}_$t.log" 2>&1
-      echo "$tool $t: exit $? $(grep -E 'ERROR SUMMARY' "$OUT/san_${tool}_$t.log" | tail -1)"
+        --error-exitcode 99 $B/tests/$t >"$L/san_${tool}_$t.log" 2>&1
+      echo "$tool $t: exit $? $(grep -E 'ERROR SUMMARY' "$L/san_${tool}_$t.log" | tail -1)"
     done
   done
 fi
+tar czf "$OUT/logs.tgz" -C $L .
