@@ -19,6 +19,7 @@
 #include "config.h"
 #include "cuda_backend.h"
 #include "iter.h"
+#include "launch.h"
 #include "rt_internal.h"
 
 enum { CALLS = 20000, BATCHES = 5 };
@@ -86,16 +87,26 @@ static double time_stage(job *j, stage_fn f, bool sync) {
     return per[BATCHES / 2];
 }
 
+cudaError_t rt_bench_launch_empty(int big, const rt__kernel_args *a); /* host_kernels.cu */
+
+static rt__kernel_args g_empty_args;
+static void st_empty_big(job *j) {
+    j->sink += rt_bench_launch_empty(1, &g_empty_args);
+}
+static void st_empty_small(job *j) {
+    j->sink += rt_bench_launch_empty(0, &g_empty_args);
+}
+
 /* Host time alone: ENQUEUE_CALLS calls, few enough that the launch queue
    never fills, timed without the final sync (which follows untimed). */
 enum { ENQUEUE_CALLS = 200 };
-static double time_enqueue(job *j) {
+static double time_enqueue(job *j, stage_fn f) {
     double per[BATCHES];
     for (int b = 0; b < BATCHES; b++) {
         cudaDeviceSynchronize();
         double t0 = now_ns();
         for (int i = 0; i < ENQUEUE_CALLS; i++)
-            st_call(j);
+            f(j);
         per[b] = (now_ns() - t0) / ENQUEUE_CALLS;
         cudaDeviceSynchronize();
     }
@@ -147,8 +158,16 @@ int main(void) {
             (void)time_stage(&j, stages[s].f, stages[s].sync); /* warm-up */
             printf("  %-40s %8.1f\n", stages[s].name, time_stage(&j, stages[s].f, stages[s].sync));
         }
-        (void)time_enqueue(&j);
-        printf("  %-40s %8.1f\n", "reduce_tensor_ex, enqueue only (200)", time_enqueue(&j));
+        static const struct {
+            const char *name;
+            stage_fn f;
+        } enq[] = {{"reduce_tensor_ex, enqueue only (200)", st_call},
+                   {"empty kernel, 900-byte args, enqueue", st_empty_big},
+                   {"empty kernel, 12-byte args, enqueue", st_empty_small}};
+        for (size_t e = 0; e < sizeof enq / sizeof enq[0]; e++) {
+            (void)time_enqueue(&j, enq[e].f);
+            printf("  %-40s %8.1f\n", enq[e].name, time_enqueue(&j, enq[e].f));
+        }
     }
     cudaFree(j.dev);
     rt_context_destroy(j.ctx);

@@ -497,17 +497,18 @@ static void test_tuned_global_split(void **state) {
     t = config_for(&b, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
     assert_int_equal(c.ctas_per_output, 1024);
     assert_int_equal(t.ctas_per_output, 528);
-    /* 256 elements: one warp, shuffles only (TUNED rule 3). */
+    /* 256 elements: one block row of 64 lanes, as COMPAT (TUNED rule 3
+       only drops y splits of one-row blocks; PyTorch makes none here). */
     int64_t t256[] = {256};
     rt__iter w = make_iter(1, 1, t256, strides, 4, 0);
     c = config_for(&w, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
     t = config_for(&w, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
     assert_dims3(c.block, 64, 1, 1);
-    assert_dims3(t.block, 32, 1, 1);
+    assert_dims3(t.block, 64, 1, 1);
     assert_dims3(t.grid, 1, 1, 1);
     assert_false(rt__config_block_y_reduce(&t));
-    assert_int_equal(t.step_input, 32);
-    assert_int_equal(t.shared_memory_bytes, 0);
+    assert_int_equal(t.step_input, 64);
+    assert_int_equal(t.shared_memory_bytes, 64 * 4);
     /* Too little work to split: 4 KB stays on one block. */
     int64_t tiny[] = {1024};
     rt__iter s = make_iter(1, 1, tiny, strides, 4, 0);

@@ -32,9 +32,7 @@ enum {
        us on 2; 256 KB (32 per thread) 12.13 us on one block, 7.62 on 8. */
     MIN_LOADS_TO_SPLIT = 16,
     /* PyTorch's cap: no thread reads more than 256 values per block split. */
-    MAX_VALUES_PER_THREAD = 256,
-    /* narrow_tiny_row: loads per lane a single warp may take over. */
-    TINY_LOADS_PER_LANE = 4
+    MAX_VALUES_PER_THREAD = 256
 };
 
 static int64_t div_up(int64_t a, int64_t b) {
@@ -82,24 +80,6 @@ static void retune_global_split(const rt__iter *it, const rt__device_props *dev,
     }
 }
 
-/* One output read by a single block row wider than a warp, with at most
-   TINY_LOADS_PER_LANE loads per lane at warp width: one warp does it
-   alone, with shuffles only (no shared memory, no barrier). The 256-element
-   sum is the latency and host-overhead case: its back-to-back calls are
-   bound by the kernel's own duration. */
-static void narrow_tiny_row(const rt__iter *it, int warp_size, rt__launch_config *c) {
-    const int64_t per_load = c->vectorize_input ? c->input_vec_size : 1;
-    const int64_t loads = div_up(it->inputs_per_output, per_load);
-    if (it->num_outputs != 1 || c->ctas_per_output != 1 || c->block[1] != 1 ||
-        c->block[0] <= warp_size || c->input_mult[0] != 1 ||
-        loads > (int64_t)TINY_LOADS_PER_LANE * warp_size)
-        return;
-    c->block[0] = warp_size;
-    c->step_input = warp_size;
-    if (c->input_mult[1] != 0)
-        c->input_mult[1] = warp_size;
-}
-
 /* A block one warp row tall whose "warp rows split the input" (PyTorch
    sets that whenever values remain) only pays block_y_reduce's barrier and
    shared-memory round trip for nothing: without a block split, hand the
@@ -125,8 +105,10 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
 
     /* 2. The block split of the reduced index. */
     retune_global_split(it, dev, cfg);
-    /* 3. Tiny single rows on one warp. */
-    narrow_tiny_row(it, dev->warp_size, cfg);
+    /* 3. No block_y_reduce in blocks one warp row tall. H200, f32 full
+       sums: 4 KB 4.90 -> 4.59 us, 64 KB 6.72 -> 6.45 us. (Tried and
+       dropped: 256 elements on one warp instead of 64 lanes, 4.51 -> 5.15
+       us, each lane then waits for two loads in turn.) */
     drop_idle_y_split(cfg);
     rt__config_finish(it, op, cfg, dev->warp_size);
     return RT_OK;

@@ -102,8 +102,9 @@ template <typename Op, int OVS> struct Reducer {
     /* Contiguous reduced dim, vectorize_input: an unaligned head, then
        aligned vectors of input_vec elements, Op's loads_in_flight of them
        per iteration (independent loads before any fold), then the tail.
-       Element i of a vector feeds accumulator i % K (K = min(input_vec, 4)
-       lanes), so 16 one-byte elements per load cost 4 states, not 16. */
+       Element i of a vector feeds accumulator i % K (K = min(input_vec,
+       vt0) lockstep states), so 16 one-byte elements per load cost 4
+       states, not 16, and Welford's 16-byte states stay at vt0 = 2. */
     __device__ A vectorized_reduce(const S *data) const {
         constexpr int V = Op::input_vec;
         constexpr int K = V < Op::vt0 ? V : Op::vt0;
@@ -124,21 +125,20 @@ template <typename Op, int OVS> struct Reducer {
         const Load *vec = reinterpret_cast<const Load *>(data + head);
         const uint32_t n = end - head, nvec = n / V, step = a.step_input;
         uint32_t idx = input_idx();
-        if constexpr (L > 1) {
-            while ((uint64_t)idx + (uint64_t)(L - 1) * step < nvec) {
-                Load v[L];
+        while ((uint64_t)idx + (uint64_t)(L - 1) * step < nvec) {
+            Load v[L];
 #pragma unroll
-                for (int l = 0; l < L; l++)
-                    v[l] = vec[idx + l * step];
+            for (int l = 0; l < L; l++)
+                v[l] = vec[idx + l * step];
 #pragma unroll
-                for (int l = 0; l < L; l++)
-                    fold_vector(acc, v[l], head + (idx + l * step) * V);
-                idx += L * step;
-            }
+            for (int l = 0; l < L; l++)
+                fold_vector(acc, v[l], head + (idx + l * step) * V);
+            idx += L * step;
         }
-        for (; idx < nvec; idx += step) {
+        /* Fewer than L vectors left, one at a time (loading them all first,
+           guarded, spilled 8 to 84 bytes in most ops under 32 registers). */
+        for (; idx < nvec; idx += step)
             fold_vector(acc, vec[idx], head + idx * V);
-        }
         if (owns_row_ends())
             for (uint32_t i = nvec * V + threadIdx.x; i < n; i += blockDim.x)
                 acc[0] = op.reduce(acc[0], data[head + i], head + i);
