@@ -11,25 +11,28 @@
  *     vt0 >= input_vec_size rule, a register-pressure guard of its own
  *     kernel); ours keeps four loads in flight in 32 registers without a
  *     spill.
- *  2. A reduced index split across blocks (global reduce) leaves each
- *     thread as little as one round of loads in flight (MIN_VECTORS_PER_THREAD)
- *     instead of PyTorch's 16 values, and starts splitting from 8 values
- *     per thread instead of 256: mid-size full reductions (64 KB .. 16 MB)
- *     otherwise run on one block or a few, latency-bound.
+ *  2. A reduced index split across blocks (global reduce) is sized in
+ *     loads per thread, not elements: one wave where PyTorch's 256-value
+ *     cap made two, and a split from 16 loads per thread where PyTorch
+ *     keeps up to 256 values (a 256 KB sum) on one latency-bound block.
+ *  3. Blocks one warp row tall skip block_y_reduce.
  */
 #include <stdint.h>
 
 #include "config_policies.h"
 
 enum {
-    /* Values (vectors on the contiguous path) a thread reads at least once
+    /* Loads (vectors on the contiguous path) a thread reads at least once
        the reduced index is split over blocks: one round of the kernel's
-       loads in flight. H200, f32 full sums: 1 MB 8.85 -> (see NOTES) us,
-       4 MB 9.57 -> us (PyTorch's 16). */
+       loads in flight, the 4 vectors PyTorch's 16 values already give f32.
+       Counting loads instead of elements also lifts PyTorch's 256-value
+       cap where it forced a second wave. H200, same run: f32 full sum of
+       2^27, 1024 blocks (1.94 waves) 124.3 us -> 528 blocks 123.4 us
+       (CUB 123.4); amax 127.9 -> 126.1; argmax 132.7 -> 129.8. */
     MIN_VECTORS_PER_THREAD = 4,
     /* Below this many loads per thread one block beats a split: H200, f32
        full sum of 64 KB (8 vectors per thread) 6.67 us on one block, 7.46
-       us on 2; 256 KB (32 per thread) 12.13 us on one block, 7.62 on 8. */
+       us on 2; 256 KB (32 per thread) 11.95 us on one block, 7.68 on 8. */
     MIN_LOADS_TO_SPLIT = 16,
     /* PyTorch's cap: no thread reads more than 256 values per block split. */
     MAX_VALUES_PER_THREAD = 256
@@ -49,7 +52,8 @@ static int64_t max64(int64_t a, int64_t b) {
 
 /* Re-chooses the blocks per output tile (grid.y) of a config whose warps
    split the reduced index: enough blocks for one wave of the device, but
-   no fewer than MIN_VECTORS_PER_THREAD values per thread. */
+   no fewer than MIN_VECTORS_PER_THREAD loads per thread, and none at all
+   below MIN_LOADS_TO_SPLIT. */
 static void retune_global_split(const rt__iter *it, const rt__device_props *dev,
                                 rt__launch_config *c) {
     if (c->input_mult[1] == 0)
@@ -95,7 +99,8 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, rt__launch_config *cfg) {
     /* 1. Lift PyTorch's vt0 >= input_vec_size gate of the contiguous vector
        path (it only bites 16-bit sums and means): H200, bf16 [32768,4096]
-       sum dim 1, 84.7 us (75% of the read ceiling) -> see NOTES. */
+       sum dim 1, 83.6 us -> 65.1 us (96.6% of the read ceiling; eager
+       70.8); f16 83.0 -> 66.2. */
     rt__op_traits t = *op;
     if (t.vt0 < t.input_vec_size)
         t.vt0 = t.input_vec_size;
@@ -106,7 +111,8 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
     /* 2. The block split of the reduced index. */
     retune_global_split(it, dev, cfg);
     /* 3. No block_y_reduce in blocks one warp row tall. H200, f32 full
-       sums: 4 KB 4.90 -> 4.59 us, 64 KB 6.72 -> 6.45 us. (Tried and
+       sums, COMPAT -> TUNED in one run: 4 KB 5.02 -> 4.54 us, 16 KB
+       5.55 -> 5.31 (64 KB 6.61 both). (Tried and
        dropped: 256 elements on one warp instead of 64 lanes, 4.51 -> 5.15
        us, each lane then waits for two loads in turn.) */
     drop_idle_y_split(cfg);
