@@ -414,14 +414,15 @@ static void test_op_traits(void **state) {
     assert_int_equal(h200.l2_bytes, 60 * 1024 * 1024);
 }
 
-/* TUNED delegates to COMPAT for now: the same config, labelled TUNED. */
-static void test_tuned_is_compat_for_now(void **state) {
+/* TUNED is COMPAT where none of its rules (tuned.c) applies: the same
+   config, labelled TUNED. */
+static void test_tuned_equals_compat_elsewhere(void **state) {
     (void)state;
-    int64_t s_col[] = {4096, 4096}, st_col[] = {4096, 1};
     int64_t s_row[] = {1000, 77}, st_row[] = {1, 1000};
     int64_t s_3d[] = {5, 13, 77}, st_3d[] = {1001, 1, 13};
-    rt__iter its[] = {make_iter(2, 1, s_col, st_col, 4, 0), make_iter(2, 1, s_row, st_row, 4, 0),
-                      make_iter(3, 1, s_3d, st_3d, 4, 0)};
+    int64_t s_big[] = {32768, 4096}, st_big[] = {1, 32768};
+    rt__iter its[] = {make_iter(2, 1, s_row, st_row, 4, 0), make_iter(3, 1, s_3d, st_3d, 4, 0),
+                      make_iter(2, 1, s_big, st_big, 4, 0)};
     for (size_t k = 0; k < sizeof its / sizeof its[0]; k++) {
         rt__launch_config a = config_for(&its[k], RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
         rt__launch_config b = config_for(&its[k], RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
@@ -435,6 +436,86 @@ static void test_tuned_is_compat_for_now(void **state) {
     }
 }
 
+/* TUNED rule 1: 16-bit sums read their contiguous reduced dim in 8-wide
+   vectors, which COMPAT (PyTorch) leaves off. */
+static void test_tuned_vectorizes_16bit_sums(void **state) {
+    (void)state;
+    int64_t shape[] = {4096, 64}, strides[] = {1, 4096};
+    rt__iter it = make_iter(2, 1, shape, strides, 2, 0);
+    it.elem_size[RT__ITER_IN] = 2;
+    rt_op ops[] = {RT_OP_SUM, RT_OP_MEAN};
+    rt_dtype dts[] = {RT_BF16, RT_F16};
+    for (int k = 0; k < 4; k++) {
+        rt__launch_config c = config_for(&it, ops[k % 2], dts[k / 2], RT_POLICY_COMPAT);
+        rt__launch_config t = config_for(&it, ops[k % 2], dts[k / 2], RT_POLICY_TUNED);
+        assert_false(c.vectorize_input);
+        assert_true(t.vectorize_input);
+        assert_int_equal(t.input_vec_size, 8);
+        assert_int_equal(t.vt0, 4);
+        assert_true(rt__config_block_x_reduce(&t));
+        /* 4096 / 8 vectors: 32 lanes of 16 warp rows split the row. */
+        assert_dims3(t.block, 32, 16, 1);
+    }
+    /* f32 sums were vectorized by both already: the same config. */
+    rt__iter f = make_iter(2, 1, shape, strides, 4, 0);
+    rt__launch_config c = config_for(&f, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
+    rt__launch_config t = config_for(&f, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_true(c.vectorize_input && t.vectorize_input);
+    assert_dims3(t.block, c.block[0], c.block[1], 1);
+}
+
+/* TUNED rule 2: a reduced index split over blocks leaves each thread >= 4
+   vectors; COMPAT keeps mid-size full sums on one block. */
+static void test_tuned_global_split(void **state) {
+    (void)state;
+    /* 256 KB of f32: 16384 vectors over 512 lanes, 32 per thread; COMPAT
+       counts 128 values, under its 256, and keeps one block. */
+    int64_t shape[] = {65536}, strides[] = {1};
+    rt__iter it = make_iter(1, 1, shape, strides, 4, 0);
+    rt__launch_config c = config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
+    rt__launch_config t = config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_false(rt__config_global_reduce(&c));
+    assert_true(rt__config_global_reduce(&t));
+    assert_int_equal(t.ctas_per_output, 8);
+    assert_dims3(t.grid, 1, 8, 1);
+    assert_int_equal(t.input_mult[2], 512);
+    assert_int_equal(t.step_input, 512 * 8);
+    assert_int_equal(t.semaphore_count, 1);
+    assert_int_equal(t.staging_bytes, 8 * 4);
+    /* 1 MB: both split in 32 blocks of 4 vectors per thread. */
+    int64_t mb[] = {262144};
+    rt__iter m = make_iter(1, 1, mb, strides, 4, 0);
+    c = config_for(&m, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
+    t = config_for(&m, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_int_equal(c.ctas_per_output, 32);
+    assert_int_equal(t.ctas_per_output, 32);
+    /* 2^27 f32: COMPAT's 256-value cap makes 1024 blocks, 1.94 waves of
+       132 SMs x 4 blocks of 512; TUNED counts vectors and fills one wave. */
+    int64_t big[] = {(int64_t)1 << 27};
+    rt__iter b = make_iter(1, 1, big, strides, 4, 0);
+    c = config_for(&b, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
+    t = config_for(&b, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_int_equal(c.ctas_per_output, 1024);
+    assert_int_equal(t.ctas_per_output, 528);
+    /* 256 elements: one block row of 64 lanes, as COMPAT (TUNED rule 3
+       only drops y splits of one-row blocks; PyTorch makes none here). */
+    int64_t t256[] = {256};
+    rt__iter w = make_iter(1, 1, t256, strides, 4, 0);
+    c = config_for(&w, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
+    t = config_for(&w, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_dims3(c.block, 64, 1, 1);
+    assert_dims3(t.block, 64, 1, 1);
+    assert_dims3(t.grid, 1, 1, 1);
+    assert_false(rt__config_block_y_reduce(&t));
+    assert_int_equal(t.step_input, 64);
+    assert_int_equal(t.shared_memory_bytes, 64 * 4);
+    /* Too little work to split: 4 KB stays on one block. */
+    int64_t tiny[] = {1024};
+    rt__iter s = make_iter(1, 1, tiny, strides, 4, 0);
+    t = config_for(&s, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_false(rt__config_global_reduce(&t));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vectorized_input),
@@ -444,7 +525,9 @@ int main(void) {
         cmocka_unit_test(test_rank0_and_single_element),
         cmocka_unit_test(test_rejects),
         cmocka_unit_test(test_op_traits),
-        cmocka_unit_test(test_tuned_is_compat_for_now),
+        cmocka_unit_test(test_tuned_equals_compat_elsewhere),
+        cmocka_unit_test(test_tuned_vectorizes_16bit_sums),
+        cmocka_unit_test(test_tuned_global_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -404,6 +404,110 @@ static void test_rows_ties_and_nan(void **state) {
     dev_case_free(&d);
 }
 
+/* ---- the TUNED policy's own paths ------------------------------------------------ */
+
+/* Cases whose TUNED config must take a path COMPAT does not (tuned.c), or
+   that drive a kernel change through every op family: 16-bit sums read in
+   8-wide vectors, 16-byte loads of 1- and 2-byte any/all rows, four loads
+   in flight, the block split of mid-size full reductions, 512-lane rows
+   reduced warp-first. Odd sizes and misaligned starts exercise the heads
+   and tails. The fields are what TUNED's config must have. */
+static const branch_case k_tuned[] = {
+    {"tuned: bf16 sum rows, 8-wide", RT_OP_SUM, RT_BF16, RT_BF16, 2, {64, 1000}, 1, {1}, 3, false, 0,
+     1, 1, 1, ANY_OF, 0},
+    {"tuned: f16 sum rows to f32, odd", RT_OP_SUM, RT_F16, RT_F32, 2, {33, 4099}, 1, {1}, 7, false, 0,
+     1, 1, 1, ANY_OF, 0},
+    {"tuned: bf16 mean rows", RT_OP_MEAN, RT_BF16, RT_BF16, 2, {17, 2053}, 1, {1}, 1, false, 0, 1, 1,
+     1, ANY_OF, 0},
+    {"tuned: f16 sum, one long row", RT_OP_SUM, RT_F16, RT_F32, 1, {300001}, 1, {0}, 5, false, 0, 1, 1,
+     1, 1, 1},
+    {"tuned: bool any rows, 16-byte loads", RT_OP_ANY, RT_BOOL, RT_BOOL, 2, {64, 4099}, 1, {1}, 9,
+     false, 0, 1, 1, 1, ANY_OF, 0},
+    {"tuned: u8 all rows", RT_OP_ALL, RT_U8, RT_BOOL, 2, {40, 3001}, 1, {1}, 15, false, 0, 1, 1, 1,
+     ANY_OF, 0},
+    {"tuned: i16 any rows", RT_OP_ANY, RT_I16, RT_BOOL, 2, {40, 3001}, 1, {1}, 3, false, 0, 1, 1, 1,
+     ANY_OF, 0},
+    {"tuned: i32 sum rows (i64 state)", RT_OP_SUM, RT_I32, RT_I64, 2, {64, 4097}, 1, {1}, 1, false, 0,
+     1, 1, 1, ANY_OF, 0},
+    {"tuned: var rows, 4 loads in flight", RT_OP_VAR, RT_F32, RT_F32, 2, {64, 4097}, 1, {1}, 1, false,
+     1, 1, 1, 1, ANY_OF, 0},
+    {"tuned: f64 std rows", RT_OP_STD, RT_F64, RT_F64, 2, {16, 4097}, 1, {1}, 1, false, 0, 1, 1, 1,
+     ANY_OF, 0},
+    {"tuned: 256 KB f32 sum, block split", RT_OP_SUM, RT_F32, RT_F32, 1, {65536}, 1, {0}, 0, false, 0,
+     1, 1, 1, 1, 1},
+    {"tuned: 256 KB argmax, block split", RT_OP_ARGMAX, RT_F32, RT_I64, 1, {65537}, 1, {0}, 1, false,
+     0, 1, 1, 1, 1, 1},
+    {"tuned: 256 KB var, block split", RT_OP_VAR, RT_F32, RT_F32, 1, {65536}, 1, {0}, 2, false, 1, 1,
+     1, 1, 1, 1},
+    {"tuned: 256 KB min with indices", RT_OP_MIN, RT_F32, RT_F32, 1, {65536}, 1, {0}, 0, true, 0, 1,
+     1, 1, 1, 1},
+    {"tuned: 256 KB norm p=3, block split", RT_OP_NORM, RT_F32, RT_F32, 1, {65536}, 1, {0}, 0, false,
+     3, 1, 1, 1, 1, 1},
+    {"tuned: 64 KB norm p=2, one block, no y split", RT_OP_NORM, RT_F32, RT_F32, 1, {16383}, 1, {0},
+     1, false, 2, 1, 1, 1, 0, 0},
+    {"tuned: 256 KB i64 prod", RT_OP_PROD, RT_I64, RT_I64, 1, {32768}, 1, {0}, 1, false, 0, 1, 1, 1,
+     1, 1},
+    {"tuned: full f32 amax, 2^22", RT_OP_MAX, RT_F32, RT_F32, 1, {1 << 22}, 1, {0}, 1, false, 0, 1, 1,
+     1, 1, 1},
+    {"tuned: 256 f32, one block, no y split", RT_OP_SUM, RT_F32, RT_F32, 1, {256}, 1, {0}, 1, false, 0, 1, 1, 1,
+     0, 0},
+    {"tuned: 500 bf16 mean, no y split", RT_OP_MEAN, RT_BF16, RT_F32, 1, {500}, 1, {0}, 3, false, 0,
+     1, 1, 1, 0, 0},
+    {"tuned: 300 f32 argmin, no y split", RT_OP_ARGMIN, RT_F32, RT_I64, 1, {300}, 1, {0}, 2, false, 0,
+     1, 1, 1, 0, 0},
+    {"tuned: rows of 2048 over 64-lane blocks", RT_OP_SUM, RT_F32, RT_F32, 2, {8, 20000}, 1, {1}, 2,
+     false, 0, 1, 1, 1, ANY_OF, ANY_OF},
+    {"tuned: column sums, outputs vectorized", RT_OP_SUM, RT_F32, RT_F32, 2, {5000, 256}, 1, {0}, 0,
+     false, 0, 0, 4, 0, 1, ANY_OF},
+};
+
+static void run_tuned_case(const branch_case *b, dev_case *d) {
+    rt_case c;
+    make_case(&c, b->op, b->dt, b->odt, b->nd, b->shape, b->dims, b->ndims, b->misalign, b->idx,
+              0x7a4ed000ull + (uint64_t)(b - k_tuned));
+    if (b->op == RT_OP_NORM)
+        c.p = b->param;
+    if (b->op == RT_OP_VAR || b->op == RT_OP_STD)
+        c.correction = b->param;
+    rt_status s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
+    check_case_gpu(&c, s, b->name);
+    rt__launch_config cfg = case_config(g_gpu, &c, d, RT_POLICY_TUNED);
+    if (b->vec_in != ANY_OF && b->vec_in != cfg.vectorize_input)
+        fail_msg("%s: TUNED vectorize_input = %d", b->name, cfg.vectorize_input);
+    if (b->ovs != ANY_OF && b->ovs != cfg.output_vec_size)
+        fail_msg("%s: TUNED output_vec_size = %d", b->name, cfg.output_vec_size);
+    if (b->split_x != ANY_OF && b->split_x != rt__config_block_x_reduce(&cfg))
+        fail_msg("%s: TUNED block_x_reduce = %d", b->name, rt__config_block_x_reduce(&cfg));
+    if (b->split_y != ANY_OF && b->split_y != rt__config_block_y_reduce(&cfg))
+        fail_msg("%s: TUNED block_y_reduce = %d", b->name, rt__config_block_y_reduce(&cfg));
+    if (b->global != ANY_OF && b->global != rt__config_global_reduce(&cfg))
+        fail_msg("%s: TUNED global_reduce = %d", b->name, rt__config_global_reduce(&cfg));
+    /* Run to run the same bits (no float atomics, fixed combine order). */
+    unsigned char *first = malloc(c.out_buf.bytes + 1);
+    assert_non_null(first);
+    memcpy(first, c.out_buf.base, c.out_buf.bytes);
+    s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
+    assert_int_equal(s, RT_OK);
+    if (memcmp(first, c.out_buf.base, c.out_buf.bytes) != 0)
+        fail_msg("%s: two TUNED runs differ", b->name);
+    free(first);
+    /* COMPAT on the same case, through the same kernels. */
+    s = dev_case_run(g_gpu, &c, d, RT_POLICY_COMPAT, NULL);
+    check_case_gpu(&c, s, b->name);
+    rt_case_free(&c);
+}
+
+static void test_tuned_paths(void **state) {
+    (void)state;
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    for (size_t i = 0; i < sizeof k_tuned / sizeof k_tuned[0]; i++)
+        run_tuned_case(&k_tuned[i], &d);
+    dev_case_free(&d);
+    print_message("tuned cases: %zu, each twice on TUNED and once on COMPAT\n",
+                  sizeof k_tuned / sizeof k_tuned[0]);
+}
+
 /* Ties and NaNs in arg-reductions: the lowest index wins whatever the
    reduction order, NaN beats every number (vectorized and global paths). */
 static void test_arg_ties_and_nan(void **state) {
@@ -445,6 +549,7 @@ int main(void) {
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_branches),
+        cmocka_unit_test(test_tuned_paths),
         cmocka_unit_test(test_arg_ties_and_nan),
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_rows_ties_and_nan),

@@ -1,20 +1,125 @@
 /*
  * The TUNED policy: ours, chosen per shape class by measurement on the GPU
- * (DESIGN.md section 7; bench/NOTES.md will hold the numbers).
+ * (DESIGN.md section 7; the numbers are in bench/NOTES-general.md, H200,
+ * CUDA-event medians with a cold L2).
  *
- * For now it is exactly COMPAT: no measurement has been made yet, and a
- * choice without one would be a guess. The performance work replaces this
- * body with measured choices (new rt__kernel_kind values included), each
- * carrying its measurement in a comment. Until then only `policy` differs,
- * so callers and rt_explain can already tell which policy produced a config.
+ * It starts from PyTorch's rule (compat.c: block shape, which level splits
+ * the reduced index) and changes what measurement showed PyTorch leaves on
+ * the table for the general kernel:
+ *  1. 16-bit sums and means read the contiguous reduced dim with 16-byte
+ *     vectors (8 elements). PyTorch turns that path off for them (its
+ *     vt0 >= input_vec_size rule, a register-pressure guard of its own
+ *     kernel); ours keeps four loads in flight in 32 registers without a
+ *     spill.
+ *  2. A reduced index split across blocks (global reduce) is sized in
+ *     loads per thread, not elements: one wave where PyTorch's 256-value
+ *     cap made two, and a split from 16 loads per thread where PyTorch
+ *     keeps up to 256 values (a 256 KB sum) on one latency-bound block.
+ *  3. Blocks one warp row tall skip block_y_reduce.
  */
+#include <stdint.h>
+
 #include "config_policies.h"
+
+enum {
+    /* Loads (vectors on the contiguous path) a thread reads at least once
+       the reduced index is split over blocks: one round of the kernel's
+       loads in flight, the 4 vectors PyTorch's 16 values already give f32.
+       Counting loads instead of elements also lifts PyTorch's 256-value
+       cap where it forced a second wave. H200, same run: f32 full sum of
+       2^27, 1024 blocks (1.94 waves) 124.3 us -> 528 blocks 123.4 us
+       (CUB 123.4); amax 127.9 -> 126.1; argmax 132.7 -> 129.8. */
+    MIN_VECTORS_PER_THREAD = 4,
+    /* Below this many loads per thread one block beats a split: H200, f32
+       full sum of 64 KB (8 vectors per thread) 6.67 us on one block, 7.46
+       us on 2; 256 KB (32 per thread) 11.95 us on one block, 7.68 on 8. */
+    MIN_LOADS_TO_SPLIT = 16,
+    /* PyTorch's cap: no thread reads more than 256 values per block split. */
+    MAX_VALUES_PER_THREAD = 256
+};
+
+static int64_t div_up(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+}
+
+static int64_t min64(int64_t a, int64_t b) {
+    return a < b ? a : b;
+}
+
+static int64_t max64(int64_t a, int64_t b) {
+    return a > b ? a : b;
+}
+
+/* Re-chooses the blocks per output tile (grid.y) of a config whose warps
+   split the reduced index: enough blocks for one wave of the device, but
+   no fewer than MIN_VECTORS_PER_THREAD loads per thread, and none at all
+   below MIN_LOADS_TO_SPLIT. */
+static void retune_global_split(const rt__iter *it, const rt__device_props *dev,
+                                rt__launch_config *c) {
+    if (c->input_mult[1] == 0)
+        return; /* warps own separate outputs: the outputs fill the grid */
+    /* Undo PyTorch's block split, if any. */
+    if (c->input_mult[2] != 0) {
+        c->step_input /= c->ctas_per_output;
+        c->input_mult[2] = 0;
+    }
+    c->ctas_per_output = 1;
+
+    /* Loads per thread: vectors on the contiguous path (PyTorch counts
+       elements there, so its 16 values are 4 vectors of f32). */
+    const int64_t per_load = c->vectorize_input ? c->input_vec_size : 1;
+    const int64_t vpt = div_up(it->inputs_per_output, (int64_t)c->step_input * per_load);
+    const int64_t blocks_per_sm = dev->max_threads_per_sm / c->num_threads;
+    const int64_t target_grid = (int64_t)dev->num_sms * (blocks_per_sm > 0 ? blocks_per_sm : 1);
+    const int64_t grid_x = div_up(it->num_outputs / c->output_vec_size, c->step_output);
+    if (vpt < MIN_LOADS_TO_SPLIT || grid_x > target_grid)
+        return;
+    int64_t ctas = min64(div_up(target_grid, grid_x), div_up(vpt, MIN_VECTORS_PER_THREAD));
+    ctas = max64(ctas, div_up(vpt, MAX_VALUES_PER_THREAD));
+    ctas = min64(ctas, 65535);
+    if (ctas > 1) {
+        c->ctas_per_output = (int)ctas;
+        c->input_mult[2] = c->step_input;
+        c->step_input *= (int)ctas;
+    }
+}
+
+/* A block one warp row tall whose "warp rows split the input" (PyTorch
+   sets that whenever values remain) only pays block_y_reduce's barrier and
+   shared-memory round trip for nothing: without a block split, hand the
+   y level to the outputs instead (it has one position either way). */
+static void drop_idle_y_split(rt__launch_config *c) {
+    if (c->block[1] != 1 || c->ctas_per_output != 1 || c->input_mult[1] == 0)
+        return;
+    c->input_mult[1] = 0;
+    c->output_mult[1] = c->step_output;
+}
 
 rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, rt__launch_config *cfg) {
+    /* Short and medium contiguous rows have their own kernel kind
+       (tuned_rows.c carries its measurements). */
     if (rt__config_tuned_rows(it, op, dev, cfg))
         return RT_OK;
-    RT_FORWARD_IF_ERROR(rt__config_compat(it, op, dev, cfg));
+    /* 1. Lift PyTorch's vt0 >= input_vec_size gate of the contiguous vector
+       path (it only bites 16-bit sums and means): H200, bf16 [32768,4096]
+       sum dim 1, 83.6 us -> 65.1 us (96.6% of the read ceiling; eager
+       70.8); f16 83.0 -> 66.2. */
+    rt__op_traits t = *op;
+    if (t.vt0 < t.input_vec_size)
+        t.vt0 = t.input_vec_size;
+    RT_FORWARD_IF_ERROR(rt__config_compat(it, &t, dev, cfg));
+    cfg->vt0 = op->vt0;
     cfg->policy = RT_POLICY_TUNED;
+
+    /* 2. The block split of the reduced index. */
+    retune_global_split(it, dev, cfg);
+    /* 3. No block_y_reduce in blocks one warp row tall. H200, f32 full
+       sums, COMPAT -> TUNED in one run: 4 KB 5.02 -> 4.54 us, 16 KB
+       5.55 -> 5.31 (64 KB 6.61 both). (Tried and
+       dropped: 256 elements on one warp instead of 64 lanes, 4.51 -> 5.15
+       us, each lane then waits for two loads in turn.) */
+    drop_idle_y_split(cfg);
+    rt__config_finish(it, op, cfg, dev->warp_size);
     return RT_OK;
 }

@@ -62,6 +62,7 @@ rt_status rt__cuda_context_init(rt_context *ctx) {
     struct rt__cuda_state *st = calloc(1, sizeof *st);
     RT_RETURN_IF(st == NULL, RT_ERR_OUT_OF_MEMORY);
     st->device = ctx->device_index;
+    st->single_device = count == 1;
     rt_status s = read_props(st->device, &st->props);
     if (s != RT_OK) {
         free(st);
@@ -88,17 +89,48 @@ void rt__cuda_context_release(rt_context *ctx) {
     ctx->cuda = NULL;
 }
 
+/*
+ * The cache behind rt__cuda_check_pointer. cudaPointerGetAttributes costs
+ * a driver call per tensor per reduction (see bench/NOTES-general.md, host
+ * overhead). With one device in the process, an address once accepted stays
+ * safe to launch on: the driver keeps the virtual ranges of device
+ * allocations reserved after cudaFree, so host memory (malloc'd, registered
+ * or pinned) never reuses them, and a new allocation there is again this
+ * device's (or managed) memory. With several devices a freed range could
+ * come back as another device's memory, so no cache is used.
+ */
+static bool pointer_cached(const struct rt__cuda_state *st, const void *ptr) {
+    if (!st->single_device)
+        return false;
+    for (int i = 0; i < 8; i++)
+        if (st->ok_ptrs[i] == ptr)
+            return true;
+    return false;
+}
+
+static void pointer_remember(struct rt__cuda_state *st, const void *ptr) {
+    if (!st->single_device)
+        return;
+    st->ok_ptrs[st->ok_next % 8u] = ptr;
+    st->ok_next++;
+}
+
 rt_status rt__cuda_check_pointer(const rt_context *ctx, const void *ptr) {
     RT_RETURN_IF(ctx == NULL || ctx->cuda == NULL, RT_ERR_NULL_POINTER);
+    struct rt__cuda_state *st = ctx->cuda;
+    if (ptr != NULL && pointer_cached(st, ptr))
+        return RT_OK;
     struct cudaPointerAttributes attr;
     /* Plain host memory is not an error for the runtime (type
        cudaMemoryTypeUnregistered); an error here means "not ours" too. */
     if (rt__cuda_status(cudaPointerGetAttributes(&attr, ptr)) != RT_OK)
         return RT_ERR_WRONG_MEMORY;
-    if (attr.type == cudaMemoryTypeManaged)
+    if (attr.type == cudaMemoryTypeManaged ||
+        (attr.type == cudaMemoryTypeDevice && attr.device == st->device)) {
+        if (ptr != NULL)
+            pointer_remember(st, ptr);
         return RT_OK;
-    if (attr.type == cudaMemoryTypeDevice && attr.device == ctx->cuda->device)
-        return RT_OK;
+    }
     return RT_ERR_WRONG_MEMORY;
 }
 

@@ -25,6 +25,21 @@ static __device__ __forceinline__ uint32_t next_pow2(uint32_t v) {
     return v <= 1 ? 1 : 1u << (32 - __clz(v - 1));
 }
 
+/* Vector loads the contiguous path keeps in flight per thread: each op's
+   Op::loads_in_flight (reduce_ops.cuh says why per op). */
+template <typename Op> static __device__ __host__ constexpr int loads_in_flight() {
+    return Op::loads_in_flight;
+}
+
+/* Whether Op folds a whole vector at once (Op::packed true, with
+   reduce_packed(acc, Packed<S, V>)): any/all of integer inputs. */
+template <typename Op, typename = void> struct HasPackedReduce {
+    static constexpr bool value = false;
+};
+template <typename Op> struct HasPackedReduce<Op, std::void_t<decltype(Op::packed)>> {
+    static constexpr bool value = Op::packed;
+};
+
 template <typename Op, int OVS> struct Reducer {
     using S = typename Op::scalar_t;
     using A = typename Op::acc_t;
@@ -70,21 +85,35 @@ template <typename Op, int OVS> struct Reducer {
 
     /* ---- thread_reduce ---------------------------------------------------- */
 
+    /* Folds one vector whose first element is reduced index `first` into
+       the K lane states: element i into state i % K, or the whole vector at
+       once where the op can (Op::reduce_packed, see HasPackedReduce). */
+    template <int K, int V>
+    __device__ void fold_vector(A (&acc)[K], const Packed<S, V> &v, uint32_t first) const {
+        if constexpr (HasPackedReduce<Op>::value) {
+            acc[0] = op.reduce_packed(acc[0], v);
+        } else {
+#pragma unroll
+            for (int i = 0; i < V; i++)
+                acc[i % K] = op.reduce(acc[i % K], v.v[i], first + i);
+        }
+    }
+
     /* Contiguous reduced dim, vectorize_input: an unaligned head, then
-       aligned vectors of input_vec elements (two in flight per iteration,
-       each element feeding its lane's accumulator in the same order as one
-       at a time), then the tail. */
+       aligned vectors of input_vec elements, Op's loads_in_flight of them
+       per iteration (independent loads before any fold), then the tail.
+       Element i of a vector feeds accumulator i % K (K = min(input_vec,
+       vt0) lockstep states), so 16 one-byte elements per load cost 4
+       states, not 16, and Welford's 16-byte states stay at vt0 = 2. */
     __device__ A vectorized_reduce(const S *data) const {
         constexpr int V = Op::input_vec;
-        /* Two loads in flight where the registers allow it: 4-byte states
-           (a second 16-byte load costs 4 more registers); byte and 8-byte
-           states spilled with it under the 32-register bound. */
-        constexpr bool kTwoInFlight = sizeof(A) == 4;
+        constexpr int K = V < Op::vt0 ? V : Op::vt0;
+        constexpr int L = loads_in_flight<Op>();
         using Load = Packed<S, V>;
         const uint32_t end = a.num_inputs;
-        A acc[V];
+        A acc[K];
 #pragma unroll
-        for (int i = 0; i < V; i++)
+        for (int i = 0; i < K; i++)
             acc[i] = op.ident();
 
         const uint32_t mis = (uint32_t)(reinterpret_cast<uintptr_t>(data) % sizeof(Load)) / sizeof(S);
@@ -96,29 +125,26 @@ template <typename Op, int OVS> struct Reducer {
         const Load *vec = reinterpret_cast<const Load *>(data + head);
         const uint32_t n = end - head, nvec = n / V, step = a.step_input;
         uint32_t idx = input_idx();
-        while (kTwoInFlight && (uint64_t)idx + step < nvec) {
-            const Load v0 = vec[idx];
-            const Load v1 = vec[idx + step];
+        while ((uint64_t)idx + (uint64_t)(L - 1) * step < nvec) {
+            Load v[L];
 #pragma unroll
-            for (int i = 0; i < V; i++)
-                acc[i] = op.reduce(acc[i], v0.v[i], head + idx * V + i);
+            for (int l = 0; l < L; l++)
+                v[l] = vec[idx + l * step];
 #pragma unroll
-            for (int i = 0; i < V; i++)
-                acc[i] = op.reduce(acc[i], v1.v[i], head + (idx + step) * V + i);
-            idx += 2 * step;
+            for (int l = 0; l < L; l++)
+                fold_vector(acc, v[l], head + (idx + l * step) * V);
+            idx += L * step;
         }
-        for (; idx < nvec; idx += step) {
-            const Load v0 = vec[idx];
-#pragma unroll
-            for (int i = 0; i < V; i++)
-                acc[i] = op.reduce(acc[i], v0.v[i], head + idx * V + i);
-        }
+        /* Fewer than L vectors left, one at a time (loading them all first,
+           guarded, spilled 8 to 84 bytes in most ops under 32 registers). */
+        for (; idx < nvec; idx += step)
+            fold_vector(acc, vec[idx], head + idx * V);
         if (owns_row_ends())
             for (uint32_t i = nvec * V + threadIdx.x; i < n; i += blockDim.x)
                 acc[0] = op.reduce(acc[0], data[head + i], head + i);
 
 #pragma unroll
-        for (int i = 1; i < V; i++)
+        for (int i = 1; i < K; i++)
             acc[0] = op.combine(acc[0], acc[i]);
         return acc[0];
     }
@@ -220,34 +246,40 @@ template <typename Op, int OVS> struct Reducer {
         return n == 32 ? 0xffffffffu : (1u << n) - 1;
     }
 
-    /* Across threadIdx.x; the result is in threadIdx.x == 0. Rows wider
-       than a warp first fold into 32 lanes through shared memory. The
-       executor guarantees blockDim.x is a power of two up to 32 or a
-       multiple of 32, so a row's first 32 lanes share one warp. */
-    __device__ AV block_x_reduce(AV value, char *smem) const {
-        uint32_t dim_x = blockDim.x;
-        if (dim_x > 32) {
-            AV *shared = reinterpret_cast<AV *>(smem);
-            const uint32_t self = threadIdx.x + threadIdx.y * blockDim.x;
-            __syncthreads();
-            shared[self] = value;
-            for (uint32_t off = next_pow2(dim_x) / 2; off >= 32; off >>= 1) {
-                __syncthreads();
-                if (threadIdx.x < off && threadIdx.x + off < dim_x) {
-                    combine_into(value, shared[self + off]);
-                    shared[self] = value;
-                }
-            }
-            dim_x = 32;
-        }
-        const unsigned mask = warp_mask();
-        for (uint32_t off = 1; off < dim_x; off <<= 1) {
+    /* Shuffles lanes [0, n) of a warp into lane 0 (pairwise tree; lanes
+       at or past n never contribute). */
+    __device__ AV warp_reduce(AV value, uint32_t lane, uint32_t n, unsigned mask) const {
+        for (uint32_t off = 1; off < n; off <<= 1) {
 #pragma unroll
             for (int j = 0; j < OVS; j++) {
                 A other = op.shfl(value.v[j], (int)off, mask);
-                if (threadIdx.x + off < dim_x)
+                if (lane + off < n)
                     value.v[j] = op.combine(value.v[j], other);
             }
+        }
+        return value;
+    }
+
+    /* Across threadIdx.x; the result is in threadIdx.x == 0. The executor
+       guarantees blockDim.x is a power of two up to 32 or a multiple of 32,
+       so a row's lanes fill whole warps. Rows wider than a warp reduce
+       each warp by shuffles, then the row's first warp shuffles the warp
+       results it reads from shared memory: two barriers whatever the width
+       (a shared-memory tree took one per halving above 32 lanes). */
+    __device__ AV block_x_reduce(AV value, char *smem) const {
+        const uint32_t dim_x = blockDim.x;
+        if (dim_x <= 32)
+            return warp_reduce(value, threadIdx.x, dim_x, warp_mask());
+        const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, nw = dim_x >> 5;
+        value = warp_reduce(value, lane, 32, 0xffffffffu);
+        AV *shared = reinterpret_cast<AV *>(smem) + threadIdx.y * nw;
+        __syncthreads(); /* an earlier phase may still read smem */
+        if (lane == 0)
+            shared[warp] = value;
+        __syncthreads();
+        if (warp == 0) {
+            value = lane < nw ? shared[lane] : ident_vec();
+            value = warp_reduce(value, lane, nw, 0xffffffffu);
         }
         return value;
     }

@@ -1,0 +1,175 @@
+/*
+ * host_bench: where the host time of one tiny reduction goes. Times, per
+ * call, back-to-back reduce_tensor on 256 floats (then one sync), and each
+ * host stage of that call alone: validation (rt__problem_init, with its
+ * pointer checks), the iteration space, the launch configuration, and the
+ * runtime calls the call makes (cudaPointerGetAttributes, cudaGetDevice,
+ * cudaGetLastError). Prints one line per stage, ns per call (median of 5
+ * batches). Measurements: bench/NOTES-general.md.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime_api.h>
+
+#include "config.h"
+#include "cuda_backend.h"
+#include "iter.h"
+#include "launch.h"
+#include "rt_internal.h"
+
+enum { CALLS = 20000, BATCHES = 5 };
+
+static double now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct job {
+    rt_context *ctx;
+    rt_reduce_args args;
+    rt__problem pb;
+    rt__iter it;
+    rt__op_traits traits;
+    float *dev;
+    int sink;
+} job;
+
+typedef void (*stage_fn)(job *j);
+
+static void st_call(job *j) {
+    j->sink += reduce_tensor_ex(j->ctx, &j->args);
+}
+static void st_validate(job *j) {
+    j->sink += rt__problem_init(j->ctx, &j->args, &j->pb);
+}
+static void st_iter(job *j) {
+    rt__iter_build(&j->pb, &j->it);
+    j->sink += j->it.ndim;
+}
+static void st_config(job *j) {
+    rt__launch_config c;
+    j->sink += rt__config_compute(&j->it, &j->traits, rt__cuda_props(j->ctx), j->pb.policy, &c);
+}
+static void st_attr(job *j) {
+    struct cudaPointerAttributes a;
+    j->sink += cudaPointerGetAttributes(&a, j->dev);
+}
+static void st_getdev(job *j) {
+    int d;
+    j->sink += cudaGetDevice(&d);
+}
+static void st_lasterr(job *j) {
+    j->sink += cudaGetLastError();
+}
+
+static double time_stage(job *j, stage_fn f, bool sync) {
+    double per[BATCHES];
+    for (int b = 0; b < BATCHES; b++) {
+        double t0 = now_ns();
+        for (int i = 0; i < CALLS; i++)
+            f(j);
+        if (sync)
+            cudaDeviceSynchronize();
+        per[b] = (now_ns() - t0) / CALLS;
+    }
+    qsort(per, BATCHES, sizeof per[0], cmp_double);
+    return per[BATCHES / 2];
+}
+
+cudaError_t rt_bench_launch_empty(int big, const rt__kernel_args *a); /* host_kernels.cu */
+
+static rt__kernel_args g_empty_args;
+static void st_empty_big(job *j) {
+    j->sink += rt_bench_launch_empty(1, &g_empty_args);
+}
+static void st_empty_small(job *j) {
+    j->sink += rt_bench_launch_empty(0, &g_empty_args);
+}
+
+/* Host time alone: ENQUEUE_CALLS calls, few enough that the launch queue
+   never fills, timed without the final sync (which follows untimed). */
+enum { ENQUEUE_CALLS = 200 };
+static double time_enqueue(job *j, stage_fn f) {
+    double per[BATCHES];
+    for (int b = 0; b < BATCHES; b++) {
+        cudaDeviceSynchronize();
+        double t0 = now_ns();
+        for (int i = 0; i < ENQUEUE_CALLS; i++)
+            f(j);
+        per[b] = (now_ns() - t0) / ENQUEUE_CALLS;
+        cudaDeviceSynchronize();
+    }
+    qsort(per, BATCHES, sizeof per[0], cmp_double);
+    return per[BATCHES / 2];
+}
+
+int main(void) {
+    job j;
+    memset(&j, 0, sizeof j);
+    if (rt_context_create(&j.ctx, RT_DEVICE_CUDA, 0) != RT_OK) {
+        fprintf(stderr, "host_bench: no CUDA context\n");
+        return 1;
+    }
+    if (cudaMalloc((void **)&j.dev, 257 * sizeof(float)) != cudaSuccess)
+        return 1;
+    cudaMemset(j.dev, 0, 257 * sizeof(float));
+    static rt_tensor in, out;
+    in = (rt_tensor){j.dev, RT_F32, 1, {256}, {1}};
+    out = (rt_tensor){j.dev + 256, RT_F32, 0, {0}, {0}};
+    rt_reduce_args_init(&j.args);
+    j.args.op = RT_OP_SUM;
+    j.args.in = &in;
+    j.args.out = &out;
+    j.traits = rt__op_traits_for(RT_OP_SUM, RT_F32, RT_F32, false);
+    if (rt__problem_init(j.ctx, &j.args, &j.pb) != RT_OK)
+        return 1;
+    rt__iter_build(&j.pb, &j.it);
+
+    static const struct {
+        const char *name;
+        stage_fn f;
+        bool sync;
+    } stages[] = {
+        {"reduce_tensor_ex (sum of 256 f32)", st_call, true},
+        {"  rt__problem_init (validation)", st_validate, false},
+        {"  rt__iter_build", st_iter, false},
+        {"  rt__config_compute", st_config, false},
+        {"  cudaPointerGetAttributes", st_attr, false},
+        {"  cudaGetDevice", st_getdev, false},
+        {"  cudaGetLastError", st_lasterr, false},
+    };
+    for (int pass = 0; pass < 2; pass++) {
+        j.args.policy = pass == 0 ? RT_POLICY_COMPAT : RT_POLICY_TUNED;
+        j.pb.policy = j.args.policy;
+        printf("host_bench, policy %s, %d calls x %d batches, median ns per call\n",
+               pass == 0 ? "compat" : "tuned", CALLS, BATCHES);
+        for (size_t s = 0; s < sizeof stages / sizeof stages[0]; s++) {
+            (void)time_stage(&j, stages[s].f, stages[s].sync); /* warm-up */
+            printf("  %-40s %8.1f\n", stages[s].name, time_stage(&j, stages[s].f, stages[s].sync));
+        }
+        static const struct {
+            const char *name;
+            stage_fn f;
+        } enq[] = {{"reduce_tensor_ex, enqueue only (200)", st_call},
+                   {"empty kernel, 900-byte args, enqueue", st_empty_big},
+                   {"empty kernel, 12-byte args, enqueue", st_empty_small}};
+        for (size_t e = 0; e < sizeof enq / sizeof enq[0]; e++) {
+            (void)time_enqueue(&j, enq[e].f);
+            printf("  %-40s %8.1f\n", enq[e].name, time_enqueue(&j, enq[e].f));
+        }
+    }
+    cudaFree(j.dev);
+    rt_context_destroy(j.ctx);
+    return j.sink == -1;
+}
