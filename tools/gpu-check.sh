@@ -10,13 +10,17 @@
 # then prints a summary table LAST and exits non-zero if anything failed.
 #
 # Logs go to $OUT (the device tool's output folder), or ./gpu-check-out:
-# build.log ctest.log memcheck.log racecheck.log bench.log compare.log
-# bench.json compare.json (8 files: what the device tool brings back). Stages share a deadline (GPU_CHECK_BUDGET
+# ctest.log bench.log compare.log bench.json compare.json [compile.log
+# compile.json], and logs.tgz with build.log memcheck.log racecheck.log
+# [bench_compat.*] (the device tool brings back at most 8 files). Stages share a deadline (GPU_CHECK_BUDGET
 # seconds, default 530) so the whole run stays under ~9 minutes; a stage cut
 # short by it counts as failed.
 #
 # Environment: OUT, GPU_CHECK_BUDGET, GPU_CHECK_BUILD (default build-gpu),
-# SANITIZER_CASES (default 120),
+# SANITIZER_CASES (default 120), BENCH_COMPAT=1 (also time the compat policy:
+# bench_compat.json/.log, and host_bench's per-stage host costs),
+# COMPILE_FILTERS (space-separated case-name filters timed against
+# torch.compile too: compile.log, compile.json), 
 # CMOCKA_ROOT (a prefix with include/cmocka.h and lib*/libcmocka.so*, for a
 # machine without libcmocka-dev; ./.cmocka is tried too), BENCH_ARGS (extra
 # rt_bench arguments, default --quick), COMPARE_ARGS (default --no-compile).
@@ -155,6 +159,40 @@ if [ -x "$BUILD/bench/rt_bench" ]; then
         fi
     fi
 fi
+
+# ---- 5. optional: compat policy, host stages, torch.compile -------------------------
+if [ "$BUILD_OK" = OK ] && [ "${BENCH_COMPAT:-0}" = 1 ] && [ -x "$BUILD/bench/rt_bench" ]; then
+    run_for 200 "$OUT/bench_compat.log" "$BUILD/bench/rt_bench" ${BENCH_ARGS---quick} --no-check \
+        --policy compat --json "$OUT/bench_compat.json" || true
+    [ -x "$BUILD/bench/host_bench" ] && run_for 60 "$OUT/bench_compat.log" "$BUILD/bench/host_bench"
+fi
+if [ "$BUILD_OK" = OK ] && [ -n "${COMPILE_FILTERS:-}" ] && [ -f "$ROOT/bench/compare_torch.py" ]; then
+    : >"$OUT/compile.log"
+    parts=()
+    for f in $COMPILE_FILTERS; do
+        j="$OUT/compile_part_${#parts[@]}.json"
+        run_for 300 "$OUT/compile.log" python3 "$ROOT/bench/compare_torch.py" \
+            --lib "$BUILD/libreduce_tensor.so" --bench-json "$OUT/bench.json" --json "$j" \
+            --filter "$f" && parts+=("$j")
+    done
+    # One JSON of every part's cases, so the files that come back stay few.
+    python3 - "$OUT/compile.json" "${parts[@]}" <<'PY' || true
+import json, sys
+out, parts = sys.argv[1], sys.argv[2:]
+merged = None
+for p in parts:
+    d = json.load(open(p))
+    if merged is None:
+        merged = d
+    else:
+        merged["cases"] += d.get("cases", [])
+json.dump(merged or {}, open(out, "w"), indent=1)
+PY
+    rm -f "$OUT"/compile_part_*.json
+fi
+# The device tool brings back 8 files: pack the secondary logs into one.
+(cd "$OUT" && tar czf logs.tgz --remove-files $(ls build.log memcheck.log racecheck.log \
+    bench_compat.log bench_compat.json 2>/dev/null)) || true
 
 # ---- summary (last) -------------------------------------------------------------------
 TOTAL_SECS=$(($(date +%s) - START))
