@@ -408,12 +408,12 @@ static void test_rows_ties_and_nan(void **state) {
 
 /* Cases whose TUNED config must take a path COMPAT does not (tuned.c), or
    that drive a kernel change through every op family: 16-bit sums read in
-   8-wide vectors, 16-byte loads of 1- and 2-byte any/all rows, four loads
+   8-wide vectors (rows longer than the ROWS kernel takes), 16-byte loads of 1- and 2-byte any/all rows, four loads
    in flight, the block split of mid-size full reductions, 512-lane rows
    reduced warp-first. Odd sizes and misaligned starts exercise the heads
    and tails. The fields are what TUNED's config must have. */
 static const branch_case k_tuned[] = {
-    {"tuned: bf16 sum rows, 8-wide", RT_OP_SUM, RT_BF16, RT_BF16, 2, {64, 1000}, 1, {1}, 3, false, 0,
+    {"tuned: bf16 sum rows, 8-wide", RT_OP_SUM, RT_BF16, RT_BF16, 2, {64, 2500}, 1, {1}, 3, false, 0,
      1, 1, 1, ANY_OF, 0},
     {"tuned: f16 sum rows to f32, odd", RT_OP_SUM, RT_F16, RT_F32, 2, {33, 4099}, 1, {1}, 7, false, 0,
      1, 1, 1, ANY_OF, 0},
