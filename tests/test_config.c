@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "rt_test_config.h"
 
 /* ---- A minimal JSON reader: a DOM in a fixed pool, enough for the data
    file and for reading back rt__config_to_json. Strings keep their raw
@@ -197,51 +198,6 @@ static bool jstr_has(const jdoc *d, int node, const char *needle) {
     return false;
 }
 
-/* ---- Iteration spaces. The input base is a real, 256-byte aligned object,
-   as PyTorch's allocations are; the config only reads the address. */
-
-static _Alignas(256) char g_base[256];
-
-/* A hand-built iter: dims fastest first, the first nred reduced; input
-   strides in elements; the output compact over the kept dims. */
-static rt__iter make_iter(int ndim, int nred, const int64_t *shape, const int64_t *in_strides,
-                          int elem, size_t base_offset) {
-    rt__iter it;
-    memset(&it, 0, sizeof it);
-    it.ndim = ndim;
-    it.num_reduce_dims = nred;
-    it.num_outputs = 1;
-    it.inputs_per_output = 1;
-    int64_t out_stride = 4;
-    for (int d = 0; d < ndim; d++) {
-        it.shape[d] = shape[d];
-        it.strides[RT__ITER_IN][d] = in_strides[d] * elem;
-        if (d < nred) {
-            it.inputs_per_output *= shape[d];
-        } else {
-            it.num_outputs *= shape[d];
-            it.strides[RT__ITER_OUT][d] = out_stride;
-            out_stride *= shape[d];
-        }
-    }
-    it.data[RT__ITER_OUT] = g_base;
-    it.data[RT__ITER_IN] = g_base + base_offset;
-    it.elem_size[RT__ITER_OUT] = 4;
-    it.elem_size[RT__ITER_IN] = elem;
-    return it;
-}
-
-static rt__launch_config config_for(const rt__iter *it, rt_op op, rt_dtype dtype,
-                                    rt_policy policy) {
-    rt_dtype out = dtype;
-    assert_int_equal(rt_reduce_default_dtype(op, dtype, &out), RT_OK);
-    rt__op_traits t = rt__op_traits_for(op, dtype, out, false);
-    rt__device_props dev = rt__device_props_h200();
-    rt__launch_config c;
-    assert_int_equal(rt__config_compute(it, &t, &dev, policy, &c), RT_OK);
-    assert_int_equal(c.policy, policy);
-    return c;
-}
 
 /* ---- Ground truth: every launch of PyTorch 2.11 on an H200 whose last
    launch is the reduce kernel. */
@@ -300,7 +256,7 @@ static int check_torch_case(const jdoc *d, int line_no) {
     rt_dtype out_dtype;
     assert_int_equal(rt_reduce_default_dtype(op, in.dtype, &out_dtype), RT_OK);
 
-    in.data = g_base;
+    in.data = rt_test_iter_base();
     in.ndim = jlen(d, shape);
     uint32_t mask = 0;
     if (d->n[dims].type == J_NULL) {
@@ -321,7 +277,7 @@ static int check_torch_case(const jdoc *d, int line_no) {
     rt__iter it;
     rt__iter_build_raw(&in, out_strides, (int)rt_dtype_size(out_dtype), mask,
                        rt__op_tracks_index(op, false), &it);
-    rt__launch_config c = config_for(&it, op, in.dtype, RT_POLICY_COMPAT);
+    rt__launch_config c = rt_test_config_for(&it, op, in.dtype, RT_POLICY_COMPAT);
 
     int bad = 0;
     int block = jget(d, last, "block"), grid = jget(d, last, "grid");
@@ -440,11 +396,12 @@ static void test_config_to_json(void **state) {
        non-zero somewhere. */
     int64_t s_col[] = {4096, 4096}, st_col[] = {4096, 1};
     int64_t s_row[] = {1 << 20}, st_row[] = {1};
-    rt__iter its[] = {make_iter(2, 1, s_col, st_col, 4, 0), make_iter(1, 1, s_row, st_row, 4, 0)};
+    rt__iter its[] = {rt_test_make_iter(2, 1, s_col, st_col, 4, 0),
+                      rt_test_make_iter(1, 1, s_row, st_row, 4, 0)};
     for (size_t k = 0; k < sizeof its / sizeof its[0]; k++) {
         for (int tuned = 0; tuned < 2; tuned++) {
-            rt__launch_config c =
-                config_for(&its[k], RT_OP_SUM, RT_F32, tuned ? RT_POLICY_TUNED : RT_POLICY_COMPAT);
+            rt_policy policy = tuned ? RT_POLICY_TUNED : RT_POLICY_COMPAT;
+            rt__launch_config c = rt_test_config_for(&its[k], RT_OP_SUM, RT_F32, policy);
             char buf[1024];
             int n = rt__config_to_json(&c, buf, sizeof buf);
             assert_int_equal(n, (int)strlen(buf));

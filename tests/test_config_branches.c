@@ -15,50 +15,11 @@
 #include <cmocka.h>
 
 #include "config.h"
-
-/* The input base: a real, 256-byte aligned object (PyTorch's allocations
-   are), offset by a few bytes where a test wants a misaligned one; the
-   config only reads the address. */
-static _Alignas(256) char g_base[256];
-
-/* A hand-built iter: the first nred dims reduced; input strides in
-   elements; the output compact (f32) over the kept dims. */
-static rt__iter make_iter(int ndim, int nred, const int64_t *shape, const int64_t *in_strides,
-                          int elem, size_t base_offset) {
-    rt__iter it;
-    memset(&it, 0, sizeof it);
-    it.ndim = ndim;
-    it.num_reduce_dims = nred;
-    it.num_outputs = 1;
-    it.inputs_per_output = 1;
-    int64_t out_stride = 4;
-    for (int d = 0; d < ndim; d++) {
-        it.shape[d] = shape[d];
-        it.strides[RT__ITER_IN][d] = in_strides[d] * elem;
-        if (d < nred) {
-            it.inputs_per_output *= shape[d];
-        } else {
-            it.num_outputs *= shape[d];
-            it.strides[RT__ITER_OUT][d] = out_stride;
-            out_stride *= shape[d];
-        }
-    }
-    it.data[RT__ITER_OUT] = g_base;
-    it.data[RT__ITER_IN] = g_base + base_offset;
-    it.elem_size[RT__ITER_OUT] = 4;
-    it.elem_size[RT__ITER_IN] = elem;
-    return it;
-}
+#include "rt_test_config.h"
 
 static rt__launch_config config_for(const rt__iter *it, rt_op op, rt_dtype dtype,
                                     rt_policy policy) {
-    rt_dtype out = dtype;
-    assert_int_equal(rt_reduce_default_dtype(op, dtype, &out), RT_OK);
-    rt__op_traits t = rt__op_traits_for(op, dtype, out, false);
-    rt__device_props dev = rt__device_props_h200();
-    rt__launch_config c;
-    assert_int_equal(rt__config_compute(it, &t, &dev, policy, &c), RT_OK);
-    assert_int_equal(c.policy, policy);
+    rt__launch_config c = rt_test_config_for(it, op, dtype, policy);
     assert_int_equal(c.kernel, RT__KERNEL_GENERAL);
     assert_int_equal(c.num_threads, c.block[0] * c.block[1]);
     assert_int_equal(c.max_threads, 512 / c.output_vec_size);
@@ -83,7 +44,7 @@ static void assert_dims3(const int *got, int x, int y, int z) {
 static void test_vectorized_input(void **state) {
     (void)state;
     int64_t shape[] = {1024, 64}, strides[] = {1, 1024};
-    rt__iter it = make_iter(2, 1, shape, strides, 4, 0);
+    rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 0);
     rt__launch_config c = compat_for(&it, RT_OP_SUM, RT_F32);
     assert_true(c.vectorize_input);
     assert_int_equal(c.input_vec_size, 4);
@@ -108,7 +69,7 @@ static void test_vectorized_input(void **state) {
 
     /* 16-bit sum: input_vec_size 8 > vt0 4 turns vectorization off on
        CUDA, as in PyTorch; the block is the same (dim0 caps at 512). */
-    rt__iter half = make_iter(2, 1, shape, strides, 2, 0);
+    rt__iter half = rt_test_make_iter(2, 1, shape, strides, 2, 0);
     c = compat_for(&half, RT_OP_SUM, RT_BF16);
     assert_false(c.vectorize_input);
     assert_int_equal(c.input_vec_size, 8);
@@ -116,15 +77,15 @@ static void test_vectorized_input(void **state) {
 
     /* Exactly 128 values is not enough (PyTorch: dim0 > 128); 129 is. */
     int64_t s128[] = {128, 64}, st128[] = {1, 128};
-    rt__iter it128 = make_iter(2, 1, s128, st128, 4, 0);
+    rt__iter it128 = rt_test_make_iter(2, 1, s128, st128, 4, 0);
     assert_false(compat_for(&it128, RT_OP_SUM, RT_F32).vectorize_input);
     int64_t s129[] = {129, 64}, st129[] = {1, 129};
-    rt__iter it129 = make_iter(2, 1, s129, st129, 4, 0);
+    rt__iter it129 = rt_test_make_iter(2, 1, s129, st129, 4, 0);
     assert_true(compat_for(&it129, RT_OP_SUM, RT_F32).vectorize_input);
 
     /* Two reduced dims that do not coalesce: no input vectors. */
     int64_t s2[] = {200, 3, 5}, st2[] = {1, 1000, 3000};
-    rt__iter two = make_iter(3, 2, s2, st2, 4, 0);
+    rt__iter two = rt_test_make_iter(3, 2, s2, st2, 4, 0);
     c = compat_for(&two, RT_OP_SUM, RT_F32);
     assert_false(c.vectorize_input);
     assert_true(rt__config_block_x_reduce(&c));
@@ -134,7 +95,7 @@ static void test_vectorized_input(void **state) {
    thread when the base, n and the row stride allow it. */
 static int column_vec(int64_t n, size_t base_offset) {
     int64_t shape[] = {64, n}, strides[] = {n, 1};
-    rt__iter it = make_iter(2, 1, shape, strides, 4, base_offset);
+    rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, base_offset);
     rt__launch_config c = compat_for(&it, RT_OP_SUM, RT_F32);
     assert_false(c.vectorize_input);
     assert_int_equal(c.max_threads, 512 / c.output_vec_size);
@@ -154,7 +115,7 @@ static void test_vectorized_output(void **state) {
        threads max); 64 values per thread is below min(8 * 16, 256), so the
        warps own outputs too: 16 * 8 = 128 vectors per block, one block. */
     int64_t shape[] = {64, 64}, strides[] = {64, 1};
-    rt__iter it = make_iter(2, 1, shape, strides, 4, 0);
+    rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 0);
     rt__launch_config c = compat_for(&it, RT_OP_SUM, RT_F32);
     assert_dims3(c.block, 16, 8, 1);
     assert_dims3(c.grid, 1, 1, 1);
@@ -165,10 +126,10 @@ static void test_vectorized_output(void **state) {
 
     /* A second kept dim with an odd stride (513 elements) forbids vectors. */
     int64_t s3[] = {64, 8, 3}, st3[] = {8, 1, 513};
-    rt__iter odd = make_iter(3, 1, s3, st3, 4, 0);
+    rt__iter odd = rt_test_make_iter(3, 1, s3, st3, 4, 0);
     assert_int_equal(compat_for(&odd, RT_OP_SUM, RT_F32).output_vec_size, 1);
     /* f64: the widths count elements, so an 8-byte offset is misaligned. */
-    rt__iter dbl = make_iter(2, 1, shape, strides, 8, 8);
+    rt__iter dbl = rt_test_make_iter(2, 1, shape, strides, 8, 8);
     assert_int_equal(compat_for(&dbl, RT_OP_SUM, RT_F64).output_vec_size, 1);
 }
 
@@ -177,7 +138,7 @@ static void test_block_x_and_block_y_splits(void **state) {
     /* 8 contiguous values per row, 100000 rows: 8 lanes split each row
        (block_x_reduce by shuffles), 64 warps rows own outputs. */
     int64_t s_rows[] = {8, 100000}, st_rows[] = {1, 8};
-    rt__iter rows = make_iter(2, 1, s_rows, st_rows, 4, 0);
+    rt__iter rows = rt_test_make_iter(2, 1, s_rows, st_rows, 4, 0);
     rt__launch_config c = compat_for(&rows, RT_OP_SUM, RT_F32);
     assert_dims3(c.block, 8, 64, 1);
     assert_dims3(c.grid, 1563, 1, 1); /* ceil(100000 / 64) */
@@ -189,7 +150,7 @@ static void test_block_x_and_block_y_splits(void **state) {
        shared memory: 512 * 4 bytes) and 8 values each, too few to split
        across warps or blocks. */
     int64_t s_full[] = {4096}, st_full[] = {1};
-    rt__iter full = make_iter(1, 1, s_full, st_full, 4, 0);
+    rt__iter full = rt_test_make_iter(1, 1, s_full, st_full, 4, 0);
     c = compat_for(&full, RT_OP_SUM, RT_F32);
     assert_dims3(c.block, 512, 1, 1);
     assert_dims3(c.grid, 1, 1, 1);
@@ -202,7 +163,7 @@ static void test_block_x_and_block_y_splits(void **state) {
        memory: 4 bytes * 128 threads * 4 outputs), and 64 blocks per column
        tile split them again (global reduce; PyTorch's grid (32, 64)). */
     int64_t s_col[] = {4096, 4096}, st_col[] = {4096, 1};
-    rt__iter col = make_iter(2, 1, s_col, st_col, 4, 0);
+    rt__iter col = rt_test_make_iter(2, 1, s_col, st_col, 4, 0);
     c = compat_for(&col, RT_OP_SUM, RT_F32);
     assert_dims3(c.block, 32, 4, 1);
     assert_dims3(c.grid, 32, 64, 1);
@@ -224,7 +185,7 @@ static void test_global_reduce(void **state) {
        floor, so 2048 / 16 = 128 blocks (PyTorch's grid (1, 128)). Lanes
        combine in the block first, so one partial per block. */
     int64_t shape[] = {1 << 20}, strides[] = {1};
-    rt__iter it = make_iter(1, 1, shape, strides, 4, 0);
+    rt__iter it = rt_test_make_iter(1, 1, shape, strides, 4, 0);
     rt__launch_config c = compat_for(&it, RT_OP_SUM, RT_F32);
     assert_dims3(c.grid, 1, 128, 1);
     assert_int_equal(c.ctas_per_output, 128);
@@ -243,7 +204,7 @@ static void test_global_reduce(void **state) {
     /* Columns: every lane keeps its own 4 outputs, so the partials are
        32 x 64 blocks * 32 lanes * 4 outputs * 4 bytes. */
     int64_t s_col[] = {4096, 4096}, st_col[] = {4096, 1};
-    rt__iter col = make_iter(2, 1, s_col, st_col, 4, 0);
+    rt__iter col = rt_test_make_iter(2, 1, s_col, st_col, 4, 0);
     c = compat_for(&col, RT_OP_SUM, RT_F32);
     assert_int_equal(c.staging_bytes, (int64_t)32 * 64 * 32 * 4 * 4);
     assert_int_equal(c.semaphore_count, 32);
@@ -251,7 +212,7 @@ static void test_global_reduce(void **state) {
     /* Enough outputs to fill the GPU: no global reduce however long the
        rows (4 x 4096 x 4096 over dim 0 launches 32768 blocks). */
     int64_t s_wide[] = {4, 4096 * 4096}, st_wide[] = {4096 * 4096, 1};
-    rt__iter wide = make_iter(2, 1, s_wide, st_wide, 4, 0);
+    rt__iter wide = rt_test_make_iter(2, 1, s_wide, st_wide, 4, 0);
     c = compat_for(&wide, RT_OP_SUM, RT_F32);
     assert_false(rt__config_global_reduce(&c));
     assert_int_equal(c.ctas_per_output, 1);
@@ -272,7 +233,7 @@ static void test_rank0_and_single_element(void **state) {
     (void)state;
     /* Rank 0: PyTorch's ndim() == 0 branch, one thread "splitting" the
        input over lanes of width 1. */
-    rt__iter it0 = make_iter(0, 0, NULL, NULL, 4, 0);
+    rt__iter it0 = rt_test_make_iter(0, 0, NULL, NULL, 4, 0);
     rt__launch_config c = compat_for(&it0, RT_OP_SUM, RT_F32);
     assert_single_thread(&c);
     assert_int_equal(c.input_mult[0], 1);
@@ -280,20 +241,20 @@ static void test_rank0_and_single_element(void **state) {
 
     /* One kept element of extent 1: no reduction at any level. */
     int64_t one[] = {1}, unit[] = {1};
-    rt__iter kept = make_iter(1, 0, one, unit, 4, 0);
+    rt__iter kept = rt_test_make_iter(1, 0, one, unit, 4, 0);
     c = compat_for(&kept, RT_OP_MAX, RT_F32);
     assert_single_thread(&c);
     assert_false(rt__config_block_x_reduce(&c));
     assert_int_equal(c.output_vec_size, 1);
 
     /* The iter builder's view of a real 0-d and a 1-element tensor. */
-    rt_tensor scalar = {.data = g_base, .dtype = RT_F32, .ndim = 0};
+    rt_tensor scalar = {.data = rt_test_iter_base(), .dtype = RT_F32, .ndim = 0};
     int64_t no_strides[1] = {0};
     rt__iter built;
     rt__iter_build_raw(&scalar, no_strides, 4, 0, false, &built);
     c = compat_for(&built, RT_OP_SUM, RT_F32);
     assert_single_thread(&c);
-    rt_tensor single = {.data = g_base, .dtype = RT_F32, .ndim = 2, .shape = {1, 1},
+    rt_tensor single = {.data = rt_test_iter_base(), .dtype = RT_F32, .ndim = 2, .shape = {1, 1},
                         .strides = {1, 1}};
     int64_t out_strides[] = {0, 0};
     rt__iter_build_raw(&single, out_strides, 4, 3u, false, &built);
@@ -305,7 +266,7 @@ static void test_rank0_and_single_element(void **state) {
 static void test_rejects(void **state) {
     (void)state;
     int64_t shape[] = {64, 64}, strides[] = {64, 1};
-    rt__iter it = make_iter(2, 1, shape, strides, 4, 0);
+    rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 0);
     rt__op_traits t = rt__op_traits_for(RT_OP_SUM, RT_F32, RT_F32, false);
     rt__device_props dev = rt__device_props_h200();
     rt__launch_config c, poison;
@@ -314,15 +275,15 @@ static void test_rejects(void **state) {
 
     /* No work: the executor handles empty outputs and empty reductions
        without a launch, so a config request for one is a bug. */
-    rt__iter empty_out = make_iter(2, 1, (int64_t[]){64, 0}, strides, 4, 0);
+    rt__iter empty_out = rt_test_make_iter(2, 1, (int64_t[]){64, 0}, strides, 4, 0);
     assert_int_equal(empty_out.num_outputs, 0);
     assert_int_equal(rt__config_compute(&empty_out, &t, &dev, RT_POLICY_COMPAT, &c),
                      RT_ERR_INTERNAL);
-    rt__iter empty_red = make_iter(2, 1, (int64_t[]){0, 64}, strides, 4, 0);
+    rt__iter empty_red = rt_test_make_iter(2, 1, (int64_t[]){0, 64}, strides, 4, 0);
     assert_int_equal(rt__config_compute(&empty_red, &t, &dev, RT_POLICY_TUNED, &c),
                      RT_ERR_INTERNAL);
     /* More than one 32-bit piece: 2^16 * 2^16 elements. */
-    rt__iter huge = make_iter(2, 1, (int64_t[]){65536, 65536}, (int64_t[]){65536, 1}, 4, 0);
+    rt__iter huge = rt_test_make_iter(2, 1, (int64_t[]){65536, 65536}, (int64_t[]){65536, 1}, 4, 0);
     assert_int_equal(rt__config_compute(&huge, &t, &dev, RT_POLICY_COMPAT, &c), RT_ERR_INTERNAL);
 
     assert_int_equal(rt__config_compute(NULL, &t, &dev, RT_POLICY_COMPAT, &c),
@@ -349,7 +310,7 @@ static void test_rejects(void **state) {
     assert_int_equal(rt__config_compute(&it, &t, &bad, RT_POLICY_COMPAT, &c), RT_ERR_BAD_ARGUMENT);
     /* A device with too little shared memory for the block_y reduce of
        4096 x 4096 column sums (2048 bytes). */
-    rt__iter col = make_iter(2, 1, (int64_t[]){4096, 4096}, (int64_t[]){4096, 1}, 4, 0);
+    rt__iter col = rt_test_make_iter(2, 1, (int64_t[]){4096, 4096}, (int64_t[]){4096, 1}, 4, 0);
     bad = dev;
     bad.shared_mem_per_block = 1024;
     assert_int_equal(rt__config_compute(&col, &t, &bad, RT_POLICY_COMPAT, &c), RT_ERR_BAD_ARGUMENT);
@@ -421,8 +382,9 @@ static void test_tuned_equals_compat_elsewhere(void **state) {
     int64_t s_row[] = {1000, 77}, st_row[] = {1, 1000};
     int64_t s_3d[] = {5, 13, 77}, st_3d[] = {1001, 1, 13};
     int64_t s_big[] = {32768, 4096}, st_big[] = {1, 32768};
-    rt__iter its[] = {make_iter(2, 1, s_row, st_row, 4, 0), make_iter(3, 1, s_3d, st_3d, 4, 0),
-                      make_iter(2, 1, s_big, st_big, 4, 0)};
+    rt__iter its[] = {rt_test_make_iter(2, 1, s_row, st_row, 4, 0),
+                      rt_test_make_iter(3, 1, s_3d, st_3d, 4, 0),
+                      rt_test_make_iter(2, 1, s_big, st_big, 4, 0)};
     for (size_t k = 0; k < sizeof its / sizeof its[0]; k++) {
         rt__launch_config a = config_for(&its[k], RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
         rt__launch_config b = config_for(&its[k], RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
@@ -441,7 +403,7 @@ static void test_tuned_equals_compat_elsewhere(void **state) {
 static void test_tuned_vectorizes_16bit_sums(void **state) {
     (void)state;
     int64_t shape[] = {4096, 64}, strides[] = {1, 4096};
-    rt__iter it = make_iter(2, 1, shape, strides, 2, 0);
+    rt__iter it = rt_test_make_iter(2, 1, shape, strides, 2, 0);
     it.elem_size[RT__ITER_IN] = 2;
     rt_op ops[] = {RT_OP_SUM, RT_OP_MEAN};
     rt_dtype dts[] = {RT_BF16, RT_F16};
@@ -457,7 +419,7 @@ static void test_tuned_vectorizes_16bit_sums(void **state) {
         assert_dims3(t.block, 32, 16, 1);
     }
     /* f32 sums were vectorized by both already: the same config. */
-    rt__iter f = make_iter(2, 1, shape, strides, 4, 0);
+    rt__iter f = rt_test_make_iter(2, 1, shape, strides, 4, 0);
     rt__launch_config c = config_for(&f, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
     rt__launch_config t = config_for(&f, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
     assert_true(c.vectorize_input && t.vectorize_input);
@@ -471,7 +433,7 @@ static void test_tuned_global_split(void **state) {
     /* 256 KB of f32: 16384 vectors over 512 lanes, 32 per thread; COMPAT
        counts 128 values, under its 256, and keeps one block. */
     int64_t shape[] = {65536}, strides[] = {1};
-    rt__iter it = make_iter(1, 1, shape, strides, 4, 0);
+    rt__iter it = rt_test_make_iter(1, 1, shape, strides, 4, 0);
     rt__launch_config c = config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
     rt__launch_config t = config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
     assert_false(rt__config_global_reduce(&c));
@@ -484,7 +446,7 @@ static void test_tuned_global_split(void **state) {
     assert_int_equal(t.staging_bytes, 8 * 4);
     /* 1 MB: both split in 32 blocks of 4 vectors per thread. */
     int64_t mb[] = {262144};
-    rt__iter m = make_iter(1, 1, mb, strides, 4, 0);
+    rt__iter m = rt_test_make_iter(1, 1, mb, strides, 4, 0);
     c = config_for(&m, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
     t = config_for(&m, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
     assert_int_equal(c.ctas_per_output, 32);
@@ -492,7 +454,7 @@ static void test_tuned_global_split(void **state) {
     /* 2^27 f32: COMPAT's 256-value cap makes 1024 blocks, 1.94 waves of
        132 SMs x 4 blocks of 512; TUNED counts vectors and fills one wave. */
     int64_t big[] = {(int64_t)1 << 27};
-    rt__iter b = make_iter(1, 1, big, strides, 4, 0);
+    rt__iter b = rt_test_make_iter(1, 1, big, strides, 4, 0);
     c = config_for(&b, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
     t = config_for(&b, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
     assert_int_equal(c.ctas_per_output, 1024);
@@ -500,7 +462,7 @@ static void test_tuned_global_split(void **state) {
     /* 256 elements: one block row of 64 lanes, as COMPAT (TUNED rule 3
        only drops y splits of one-row blocks; PyTorch makes none here). */
     int64_t t256[] = {256};
-    rt__iter w = make_iter(1, 1, t256, strides, 4, 0);
+    rt__iter w = rt_test_make_iter(1, 1, t256, strides, 4, 0);
     c = config_for(&w, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
     t = config_for(&w, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
     assert_dims3(c.block, 64, 1, 1);
@@ -511,7 +473,7 @@ static void test_tuned_global_split(void **state) {
     assert_int_equal(t.shared_memory_bytes, 64 * 4);
     /* Too little work to split: 4 KB stays on one block. */
     int64_t tiny[] = {1024};
-    rt__iter s = make_iter(1, 1, tiny, strides, 4, 0);
+    rt__iter s = rt_test_make_iter(1, 1, tiny, strides, 4, 0);
     t = config_for(&s, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
     assert_false(rt__config_global_reduce(&t));
 }

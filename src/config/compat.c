@@ -24,18 +24,6 @@ enum {
     MAX_OUTPUT_VEC_SIZE = 4
 };
 
-static int64_t div_up(int64_t a, int64_t b) {
-    return (a + b - 1) / b;
-}
-
-static int64_t min64(int64_t a, int64_t b) {
-    return a < b ? a : b;
-}
-
-static int64_t max64(int64_t a, int64_t b) {
-    return a > b ? a : b;
-}
-
 /* The largest power of two <= n, and 1 for n < 1 (PyTorch's last_pow2). */
 static int last_pow2(int64_t n) {
     int p = 1;
@@ -57,7 +45,7 @@ static int split_output(rt__launch_config *c, int parallelism) {
 }
 
 static int64_t values_per_thread(const rt__launch_config *c, int64_t inputs_per_output) {
-    return div_up(inputs_per_output, c->step_input);
+    return rt__div_up(inputs_per_output, c->step_input);
 }
 
 /* Halves vec until it divides n. */
@@ -165,7 +153,7 @@ rt_status rt__config_compat(const rt__iter *it, const rt__op_traits *op,
     /* Warps split the reduced index too when each thread still has at
        least 16 values per warp row (capped at 256); otherwise each warp row
        owns separate outputs. */
-    int64_t warp_split_threshold = min64((int64_t)c->block[1] * 16, MAX_VALUES_PER_THREAD);
+    int64_t warp_split_threshold = rt__min64((int64_t)c->block[1] * 16, MAX_VALUES_PER_THREAD);
     if (values_per_thread(c, inputs_per_output) >= warp_split_threshold)
         c->input_mult[1] = split_input(c, c->block[1]);
     else
@@ -178,13 +166,13 @@ rt_status rt__config_compat(const rt__iter *it, const rt__op_traits *op,
        256. */
     int64_t blocks_per_sm = dev->max_threads_per_sm / c->num_threads;
     int64_t target_grid_size = (int64_t)dev->num_sms * blocks_per_sm;
-    int64_t grid_x = div_up(num_outputs / c->output_vec_size, c->step_output);
+    int64_t grid_x = rt__div_up(num_outputs / c->output_vec_size, c->step_output);
     int64_t vpt = values_per_thread(c, inputs_per_output);
     if (c->input_mult[1] != 0 && vpt >= MAX_VALUES_PER_THREAD && grid_x <= target_grid_size) {
-        int64_t ctas1 = div_up(target_grid_size, grid_x);
-        int64_t ctas2 = div_up(vpt, MIN_VALUES_PER_THREAD);
-        int64_t ctas3 = div_up(vpt, MAX_VALUES_PER_THREAD);
-        c->ctas_per_output = (int)max64(min64(ctas1, ctas2), ctas3);
+        int64_t ctas1 = rt__div_up(target_grid_size, grid_x);
+        int64_t ctas2 = rt__div_up(vpt, MIN_VALUES_PER_THREAD);
+        int64_t ctas3 = rt__div_up(vpt, MAX_VALUES_PER_THREAD);
+        c->ctas_per_output = (int)rt__max64(rt__min64(ctas1, ctas2), ctas3);
         if (c->ctas_per_output > 1)
             c->input_mult[2] = split_input(c, c->ctas_per_output);
     }

@@ -20,14 +20,10 @@ bool rt__config_global_reduce(const rt__launch_config *c) {
     return c->input_mult[2] != 0;
 }
 
-static int64_t div_up(int64_t a, int64_t b) {
-    return (a + b - 1) / b;
-}
-
 void rt__config_finish(const rt__iter *it, const rt__op_traits *op, rt__launch_config *c,
                        int warp_size) {
     c->num_threads = c->block[0] * c->block[1];
-    c->grid[0] = (int)div_up(it->num_outputs / c->output_vec_size, c->step_output);
+    c->grid[0] = (int)rt__div_up(it->num_outputs / c->output_vec_size, c->step_output);
     c->grid[1] = c->ctas_per_output;
     c->grid[2] = 1;
 

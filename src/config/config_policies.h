@@ -9,6 +9,17 @@
 
 #include "config.h"
 
+/* Integer helpers of the policies: ceil(a / b) for b > 0, min, max. */
+static inline int64_t rt__div_up(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+}
+static inline int64_t rt__min64(int64_t a, int64_t b) {
+    return a < b ? a : b;
+}
+static inline int64_t rt__max64(int64_t a, int64_t b) {
+    return a > b ? a : b;
+}
+
 /* PyTorch 2.11's setReduceConfig, reproduced field for field (compat.c).
    Fills every field of *cfg, policy = RT_POLICY_COMPAT. Always RT_OK on
    checked arguments. */

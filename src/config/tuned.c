@@ -38,18 +38,6 @@ enum {
     MAX_VALUES_PER_THREAD = 256
 };
 
-static int64_t div_up(int64_t a, int64_t b) {
-    return (a + b - 1) / b;
-}
-
-static int64_t min64(int64_t a, int64_t b) {
-    return a < b ? a : b;
-}
-
-static int64_t max64(int64_t a, int64_t b) {
-    return a > b ? a : b;
-}
-
 /* Re-chooses the blocks per output tile (grid.y) of a config whose warps
    split the reduced index: enough blocks for one wave of the device, but
    no fewer than MIN_VECTORS_PER_THREAD loads per thread, and none at all
@@ -68,15 +56,16 @@ static void retune_global_split(const rt__iter *it, const rt__device_props *dev,
     /* Loads per thread: vectors on the contiguous path (PyTorch counts
        elements there, so its 16 values are 4 vectors of f32). */
     const int64_t per_load = c->vectorize_input ? c->input_vec_size : 1;
-    const int64_t vpt = div_up(it->inputs_per_output, (int64_t)c->step_input * per_load);
+    const int64_t vpt = rt__div_up(it->inputs_per_output, (int64_t)c->step_input * per_load);
     const int64_t blocks_per_sm = dev->max_threads_per_sm / c->num_threads;
     const int64_t target_grid = (int64_t)dev->num_sms * (blocks_per_sm > 0 ? blocks_per_sm : 1);
-    const int64_t grid_x = div_up(it->num_outputs / c->output_vec_size, c->step_output);
+    const int64_t grid_x = rt__div_up(it->num_outputs / c->output_vec_size, c->step_output);
     if (vpt < MIN_LOADS_TO_SPLIT || grid_x > target_grid)
         return;
-    int64_t ctas = min64(div_up(target_grid, grid_x), div_up(vpt, MIN_VECTORS_PER_THREAD));
-    ctas = max64(ctas, div_up(vpt, MAX_VALUES_PER_THREAD));
-    ctas = min64(ctas, 65535);
+    int64_t ctas =
+        rt__min64(rt__div_up(target_grid, grid_x), rt__div_up(vpt, MIN_VECTORS_PER_THREAD));
+    ctas = rt__max64(ctas, rt__div_up(vpt, MAX_VALUES_PER_THREAD));
+    ctas = rt__min64(ctas, 65535);
     if (ctas > 1) {
         c->ctas_per_output = (int)ctas;
         c->input_mult[2] = c->step_input;
