@@ -39,13 +39,6 @@ struct rt__cuda_state {
     int64_t staging_capacity; /* bytes */
     int64_t acc_capacity;     /* bytes */
     uint64_t alloc_count;     /* workspace (re)allocations so far */
-    /* Pointers rt__cuda_check_pointer accepted lately (a ring), trusted
-       without asking the runtime again: only in a process that sees one
-       device (single_device), where an address that held this device's
-       memory can come back only as this device's or managed memory. */
-    bool single_device;
-    const void *ok_ptrs[8];
-    unsigned ok_next;
 };
 
 /* THE conversion of a CUDA error into a status: cudaSuccess -> RT_OK,
