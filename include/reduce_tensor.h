@@ -159,8 +159,12 @@ void rt_context_destroy(rt_context *ctx);
 /*
  * Sets the cudaStream_t (passed as void *) that later calls on a CUDA
  * context enqueue on; NULL means the legacy default stream. Calls never
- * synchronise the host with the stream. Errors: RT_ERR_NULL_POINTER (ctx),
- * RT_ERR_BAD_DEVICE (a CPU context).
+ * synchronise the host with the stream. Work the context already enqueued
+ * on the previous stream is ordered before the new stream's later work (an
+ * event, no host wait), since both share the context's workspace. One
+ * context must not be used from several host threads at once.
+ * Errors: RT_ERR_NULL_POINTER (ctx), RT_ERR_BAD_DEVICE (a CPU context),
+ * RT_ERR_CUDA.
  */
 rt_status rt_context_set_stream(rt_context *ctx, void *cuda_stream);
 

@@ -72,6 +72,60 @@ static void test_stream(void **state) {
     dev_case_free(&d);
 }
 
+/* Two calls that both use the workspace (a global reduce under COMPAT), on
+   two streams, enqueued back to back with a stream switch between them and
+   no host wait: the switch must order the second after the first. Integer
+   inputs set with cudaMemset give exact expected sums. */
+static void test_stream_switch(void **state) {
+    (void)state;
+    rt_context *ctx;
+    assert_int_equal(rt_context_create(&ctx, RT_DEVICE_CUDA, 0), RT_OK);
+    assert_int_equal(rt_context_set_policy(ctx, RT_POLICY_COMPAT), RT_OK);
+    cudaStream_t s[2];
+    CUDA_OK(cudaStreamCreateWithFlags(&s[0], cudaStreamNonBlocking));
+    CUDA_OK(cudaStreamCreateWithFlags(&s[1], cudaStreamNonBlocking));
+    enum { ROWS = 16384, COLS = 1024 };
+    int32_t *x[2];
+    int64_t *y[2];
+    for (int k = 0; k < 2; k++) {
+        CUDA_OK(cudaMalloc((void **)&x[k], sizeof(int32_t) * ROWS * COLS));
+        CUDA_OK(cudaMalloc((void **)&y[k], sizeof(int64_t) * COLS));
+        /* Every int32 is 0x01010101 (k = 0) or 0x02020202 (k = 1). */
+        CUDA_OK(cudaMemset(x[k], k + 1, sizeof(int32_t) * ROWS * COLS));
+    }
+    const int dim = 0;
+    int64_t host[COLS];
+    for (int round = 0; round < 20; round++) {
+        for (int k = 0; k < 2; k++) {
+            CUDA_OK(cudaMemset(y[k], 0xA5, sizeof(int64_t) * COLS));
+        }
+        CUDA_OK(cudaDeviceSynchronize());
+        for (int k = 0; k < 2; k++) {
+            rt_tensor in = {.data = x[k], .dtype = RT_I32, .ndim = 2, .shape = {ROWS, COLS},
+                            .strides = {COLS, 1}};
+            rt_tensor out = {.data = y[k], .dtype = RT_I64, .ndim = 1, .shape = {COLS},
+                             .strides = {1}};
+            assert_int_equal(rt_context_set_stream(ctx, s[k]), RT_OK);
+            assert_int_equal(reduce_tensor(ctx, RT_OP_SUM, &in, &dim, 1, false, &out), RT_OK);
+        }
+        CUDA_OK(cudaDeviceSynchronize());
+        for (int k = 0; k < 2; k++) {
+            CUDA_OK(cudaMemcpy(host, y[k], sizeof host, cudaMemcpyDeviceToHost));
+            const int64_t want = (int64_t)ROWS * (0x01010101LL * (k + 1));
+            for (int j = 0; j < COLS; j++)
+                if (host[j] != want)
+                    fail_msg("round %d stream %d column %d: %lld, want %lld", round, k, j,
+                             (long long)host[j], (long long)want);
+        }
+    }
+    rt_context_destroy(ctx);
+    for (int k = 0; k < 2; k++) {
+        CUDA_OK(cudaFree(x[k]));
+        CUDA_OK(cudaFree(y[k]));
+        CUDA_OK(cudaStreamDestroy(s[k]));
+    }
+}
+
 /* A second call of the same shape allocates nothing, and every launch
    leaves the global reduce's semaphores at 0. */
 static void test_steady_state(void **state) {
@@ -199,6 +253,7 @@ int main(void) {
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_determinism),    cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_stream_switch),
         cmocka_unit_test(test_steady_state),   cmocka_unit_test(test_device_restored),
         cmocka_unit_test(test_errors),
     };

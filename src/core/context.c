@@ -53,8 +53,7 @@ void rt_context_destroy(rt_context *ctx) {
 rt_status rt_context_set_stream(rt_context *ctx, void *cuda_stream) {
     RT_RETURN_IF(ctx == NULL, RT_ERR_NULL_POINTER);
     RT_RETURN_IF(ctx->kind != RT_DEVICE_CUDA, RT_ERR_BAD_DEVICE);
-    ctx->stream = cuda_stream;
-    return RT_OK;
+    return rt__cuda_context_set_stream(ctx, cuda_stream);
 }
 
 rt_status rt_context_set_num_threads(rt_context *ctx, int num_threads) {

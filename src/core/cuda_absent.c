@@ -20,6 +20,13 @@ void rt__cuda_context_release(rt_context *ctx) {
     (void)ctx;
 }
 
+rt_status rt__cuda_context_set_stream(rt_context *ctx, void *stream) {
+    /* No CUDA context can exist in this build. */
+    (void)ctx;
+    (void)stream;
+    return RT_ERR_NO_CUDA;
+}
+
 rt_status rt__cuda_check_pointer(const rt_context *ctx, const void *ptr) {
     (void)ctx;
     (void)ptr;

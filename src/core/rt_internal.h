@@ -111,6 +111,9 @@ int rt__cpu_default_threads(void);
 int rt__cuda_device_count(void);
 rt_status rt__cuda_context_init(rt_context *ctx);     /* fills ctx->cuda */
 void rt__cuda_context_release(rt_context *ctx);       /* frees ctx->cuda; accepts NULL cuda */
+/* Makes `stream` ctx's stream, ordering it after the work ctx enqueued on
+   the previous one (event record + stream wait; no host synchronisation). */
+rt_status rt__cuda_context_set_stream(rt_context *ctx, void *stream);
 /* RT_OK when ptr is device (or managed) memory usable by ctx's device,
    RT_ERR_WRONG_MEMORY otherwise. */
 rt_status rt__cuda_check_pointer(const rt_context *ctx, const void *ptr);

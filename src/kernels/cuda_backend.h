@@ -27,8 +27,11 @@ extern "C" {
  *  - staging: the per-block partials of a global reduce;
  *  - acc: accumulator states carried between the pieces of a split
  *    reduction (RT__ITER_ACC).
- * Calls on one context must be ordered (one stream at a time, or the
- * caller's own synchronisation), as for a cuBLAS handle's workspace.
+ * Calls on one context are ordered by its stream; rt_context_set_stream
+ * chains the old stream to the new one with `switch_event`, so work still
+ * in flight on the old stream finishes with the workspace before the new
+ * stream's next call touches it (no host wait). One context must not be
+ * used from several host threads at once, as a cuBLAS handle.
  */
 struct rt__cuda_state {
     int device;
@@ -39,6 +42,7 @@ struct rt__cuda_state {
     int64_t staging_capacity; /* bytes */
     int64_t acc_capacity;     /* bytes */
     uint64_t alloc_count;     /* workspace (re)allocations so far */
+    cudaEvent_t switch_event; /* created at the first stream switch; NULL before */
 };
 
 /* THE conversion of a CUDA error into a status: cudaSuccess -> RT_OK,

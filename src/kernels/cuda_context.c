@@ -84,8 +84,34 @@ void rt__cuda_context_release(rt_context *ctx) {
             rt__cuda_device_restore(ctx, prev);
         }
     }
+    if (st->switch_event != NULL)
+        (void)rt__cuda_status(cudaEventDestroy(st->switch_event));
     free(st);
     ctx->cuda = NULL;
+}
+
+rt_status rt__cuda_context_set_stream(rt_context *ctx, void *stream) {
+    RT_RETURN_IF(ctx == NULL || ctx->cuda == NULL, RT_ERR_NULL_POINTER);
+    struct rt__cuda_state *st = ctx->cuda;
+    if (stream == ctx->stream)
+        return RT_OK;
+    int prev = 0;
+    RT_FORWARD_IF_ERROR(rt__cuda_device_enter(ctx, &prev));
+    rt_status s = RT_OK;
+    if (st->workspace != NULL) {
+        /* Earlier calls on the old stream may still use the workspace. */
+        if (st->switch_event == NULL)
+            s = rt__cuda_status(cudaEventCreateWithFlags(&st->switch_event,
+                                                         cudaEventDisableTiming));
+        if (s == RT_OK)
+            s = rt__cuda_status(cudaEventRecord(st->switch_event, (cudaStream_t)ctx->stream));
+        if (s == RT_OK)
+            s = rt__cuda_status(cudaStreamWaitEvent((cudaStream_t)stream, st->switch_event, 0));
+    }
+    rt__cuda_device_restore(ctx, prev);
+    if (s == RT_OK)
+        ctx->stream = stream;
+    return s;
 }
 
 /*
