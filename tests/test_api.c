@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "rt_test_ctx.h"
+
 #include "rt_internal.h"
 
 static rt_tensor contiguous(void *data, rt_dtype dtype, int ndim, const int64_t *shape) {
@@ -29,19 +31,6 @@ static rt_tensor contiguous(void *data, rt_dtype dtype, int ndim, const int64_t 
         stride *= shape[d];
     }
     return t;
-}
-
-static int setup_ctx(void **state) {
-    rt_context *ctx = NULL;
-    if (rt_context_create(&ctx, RT_DEVICE_CPU, 0) != RT_OK)
-        return -1;
-    *state = ctx;
-    return 0;
-}
-
-static int teardown_ctx(void **state) {
-    rt_context_destroy(*state);
-    return 0;
 }
 
 /* ---- what the validator hands the backends ----------------------------- */
@@ -469,8 +458,8 @@ static void test_reduce_shape(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_problem_fields, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_dispatch_cpu, setup_ctx, teardown_ctx),
+        RT_TEST_WITH_CPU_CTX(test_problem_fields),
+        RT_TEST_WITH_CPU_CTX(test_dispatch_cpu),
         cmocka_unit_test(test_status_strings),
         cmocka_unit_test(test_dtype_and_op_names),
         cmocka_unit_test(test_tracks_index),

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "rt_test_ctx.h"
+
 #include "rt_internal.h"
 
 /* ---- a valid call, mutated by each error case ------------------------- */
@@ -81,19 +83,6 @@ static void expect_status(call *c, rt_status want) {
     if (got != want)
         fail_msg("got %s, want %s", rt_status_name(got), rt_status_name(want));
     assert_memory_equal(before, c->arena, ARENA);
-}
-
-static int setup_ctx(void **state) {
-    rt_context *ctx = NULL;
-    if (rt_context_create(&ctx, RT_DEVICE_CPU, 0) != RT_OK)
-        return -1;
-    *state = ctx;
-    return 0;
-}
-
-static int teardown_ctx(void **state) {
-    rt_context_destroy(*state);
-    return 0;
 }
 
 /* ---- validation: one test per status ----------------------------------- */
@@ -526,28 +515,28 @@ static void test_zero_size_output_does_nothing(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_valid_baseline, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_null_pointer, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_null_data_allowed_when_empty, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_bad_argument, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_params_only_checked_for_their_op, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_bad_ndim, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_bad_shape, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_bad_dtype, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_bad_op, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_bad_dim, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_duplicate_dim, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_overflow, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_unsupported, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_out_dtype, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_out_shape, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_indices, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_self_overlap, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_overlap, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_empty_reduction, setup_ctx, teardown_ctx),
-        cmocka_unit_test_setup_teardown(test_first_problem_wins, setup_ctx, teardown_ctx),
+        RT_TEST_WITH_CPU_CTX(test_valid_baseline),
+        RT_TEST_WITH_CPU_CTX(test_null_pointer),
+        RT_TEST_WITH_CPU_CTX(test_null_data_allowed_when_empty),
+        RT_TEST_WITH_CPU_CTX(test_bad_argument),
+        RT_TEST_WITH_CPU_CTX(test_params_only_checked_for_their_op),
+        RT_TEST_WITH_CPU_CTX(test_bad_ndim),
+        RT_TEST_WITH_CPU_CTX(test_bad_shape),
+        RT_TEST_WITH_CPU_CTX(test_bad_dtype),
+        RT_TEST_WITH_CPU_CTX(test_bad_op),
+        RT_TEST_WITH_CPU_CTX(test_bad_dim),
+        RT_TEST_WITH_CPU_CTX(test_duplicate_dim),
+        RT_TEST_WITH_CPU_CTX(test_overflow),
+        RT_TEST_WITH_CPU_CTX(test_unsupported),
+        RT_TEST_WITH_CPU_CTX(test_out_dtype),
+        RT_TEST_WITH_CPU_CTX(test_out_shape),
+        RT_TEST_WITH_CPU_CTX(test_indices),
+        RT_TEST_WITH_CPU_CTX(test_self_overlap),
+        RT_TEST_WITH_CPU_CTX(test_overlap),
+        RT_TEST_WITH_CPU_CTX(test_empty_reduction),
+        RT_TEST_WITH_CPU_CTX(test_first_problem_wins),
         cmocka_unit_test(test_wrong_memory_absent_on_cpu),
-        cmocka_unit_test_setup_teardown(test_zero_size_output_does_nothing, setup_ctx, teardown_ctx),
+        RT_TEST_WITH_CPU_CTX(test_zero_size_output_does_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "rt_test_ctx.h"
+
 #include "rt_cases.h"
 #include "rt_elem.h"
 #include "rt_half.h"
@@ -528,21 +530,6 @@ static void test_f64_accuracy(void **state)
     free(x);
 }
 
-static int setup(void **state)
-{
-    rt_context *ctx = NULL;
-    if (rt_context_create(&ctx, RT_DEVICE_CPU, 0) != RT_OK)
-        return -1;
-    *state = ctx;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    rt_context_destroy(*state);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -560,5 +547,5 @@ int main(void)
         cmocka_unit_test(test_random_cases),
         cmocka_unit_test(test_threads),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, rt_test_cpu_ctx_setup, rt_test_cpu_ctx_teardown);
 }
