@@ -12,15 +12,15 @@
 # Logs go to $OUT (the device tool's output folder), or ./gpu-check-out:
 # ctest.log bench.log compare.log bench.json compare.json [compile.log
 # compile.json], and logs.tgz with build.log memcheck.log racecheck.log
-# [bench_compat.*] (the device tool brings back at most 8 files). Stages share a deadline (GPU_CHECK_BUDGET
-# seconds, default 530) so the whole run stays under ~9 minutes; a stage cut
-# short by it counts as failed.
+# [bench_compat.*] (the device tool brings back at most 8 files).
+# Stages share a deadline (GPU_CHECK_BUDGET seconds, default 530) so the
+# whole run stays under ~9 minutes; a stage cut short by it counts as failed.
 #
 # Environment: OUT, GPU_CHECK_BUDGET, GPU_CHECK_BUILD (default build-gpu),
 # SANITIZER_CASES (default 120), BENCH_COMPAT=1 (also time the compat policy:
 # bench_compat.json/.log, and host_bench's per-stage host costs),
 # COMPILE_FILTERS (space-separated case-name filters timed against
-# torch.compile too: compile.log, compile.json), 
+# torch.compile too: compile.log, compile.json),
 # CMOCKA_ROOT (a prefix with include/cmocka.h and lib*/libcmocka.so*, for a
 # machine without libcmocka-dev; ./.cmocka is tried too), BENCH_ARGS (extra
 # rt_bench arguments, default --quick), COMPARE_ARGS (default --no-compile).
