@@ -478,6 +478,89 @@ static void test_tuned_global_split(void **state) {
     assert_false(rt__config_global_reduce(&t));
 }
 
+/* TUNED rule 4: a contiguous fastest reduced dim among several is read in
+   vectors when its extent in bytes, the base and every other stride are
+   multiples of RT__ND_VEC_BYTES; PyTorch (COMPAT) vectorizes one reduced
+   dim alone. [32,32,16,32,128] summed over dims 0,2,4: reduced
+   (128, 16, 32), kept (32, 32). */
+static void test_tuned_vectorizes_nd_rows(void **state) {
+    (void)state;
+    int64_t shape[] = {128, 16, 32, 32, 32};
+    int64_t strides[] = {1, 4096, 524288, 128, 65536};
+    rt__iter it = rt_test_make_iter(5, 3, shape, strides, 4, 0);
+    rt__launch_config c = config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
+    rt__launch_config t = config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_false(c.vectorize_input);
+    assert_true(t.vectorize_input);
+    assert_int_equal(t.output_vec_size, 1);
+    assert_true(rt__config_block_x_reduce(&t));
+    assert_int_equal(t.input_mult[0], 1); /* lanes take adjacent vectors */
+    /* 65536 / 4 vectors: a row of 32 lanes covers the 128-element dim. */
+    assert_dims3(t.block, 32, 16, 1);
+    /* Not when a vector could straddle a row or lose its alignment: an
+       inner extent of 36 f32 (144 bytes), a base off by one element, a
+       kept stride of 100 elements. */
+    int64_t s36[] = {36, 16, 32, 32, 32};
+    int64_t st36[] = {1, 36 * 32, 36 * 32 * 16, 36, 36 * 32 * 16 * 32};
+    rt__iter odd = rt_test_make_iter(5, 3, s36, st36, 4, 0);
+    assert_false(config_for(&odd, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).vectorize_input);
+    rt__iter mis = rt_test_make_iter(5, 3, shape, strides, 4, 4);
+    assert_false(config_for(&mis, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).vectorize_input);
+    int64_t st_k[] = {1, 4096, 524288, 100, 65536};
+    rt__iter kept = rt_test_make_iter(5, 3, shape, st_k, 4, 0);
+    assert_false(config_for(&kept, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).vectorize_input);
+    /* One reduced dim: the usual rule, head and tail allowed. */
+    int64_t s1[] = {4100, 64}, st1[] = {1, 4100};
+    rt__iter one = rt_test_make_iter(2, 1, s1, st1, 4, 4);
+    assert_true(config_for(&one, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).vectorize_input);
+}
+
+/* TUNED rule 2, the tail: a split whose partials few threads fold (rows of
+   a block whose lanes own outputs) is capped at MAX_TAIL_TRIPS (8) batches
+   of 8 f32 partials per thread. NHWC mean of [32,256,64,64] over (0,2,3):
+   256 channels in 2 tiles of 32 lanes x 4 outputs, 4 rows per block: one
+   wave is 1056 blocks per tile (COMPAT), the cap makes 8 x 4 x 8 = 256. */
+static void test_tuned_tail_cap(void **state) {
+    (void)state;
+    int64_t shape[] = {131072, 256}, strides[] = {256, 1};
+    rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 0);
+    rt__launch_config c = config_for(&it, RT_OP_MEAN, RT_F32, RT_POLICY_COMPAT);
+    rt__launch_config t = config_for(&it, RT_OP_MEAN, RT_F32, RT_POLICY_TUNED);
+    assert_int_equal(c.output_vec_size, 4);
+    assert_int_equal(t.output_vec_size, 4);
+    assert_dims3(t.block, 32, 4, 1);
+    assert_int_equal(c.ctas_per_output, 1056); /* one wave, as PyTorch */
+    assert_int_equal(t.ctas_per_output, 256);
+    assert_dims3(t.grid, 2, 256, 1);
+    /* Wider states fold one partial per trip: argmax's tile (1 output per
+       lane, rule 5) of 256 columns keeps 8 x 4 rows x 1 = 32 blocks at most. */
+    rt__launch_config a = config_for(&it, RT_OP_ARGMAX, RT_F32, RT_POLICY_TUNED);
+    assert_int_equal(a.output_vec_size, 1);
+    assert_true(a.ctas_per_output <= 8 * a.block[1]);
+    /* Lanes that split the reduced index fold together: the full sum of
+       2^27 keeps its one-wave split of 528 blocks (tested above). */
+}
+
+/* TUNED rule 5: ops whose state carries an index take one output per
+   thread across outputs; COMPAT (PyTorch) takes up to 4. */
+static void test_tuned_indexed_one_output(void **state) {
+    (void)state;
+    int64_t shape[] = {4096, 32768}, strides[] = {32768, 1};
+    rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 0);
+    rt_op ops[] = {RT_OP_ARGMAX, RT_OP_ARGMIN};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(config_for(&it, ops[k], RT_F32, RT_POLICY_COMPAT).output_vec_size, 4);
+        assert_int_equal(config_for(&it, ops[k], RT_F32, RT_POLICY_TUNED).output_vec_size, 1);
+    }
+    rt__op_traits mi = rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, true);
+    rt__op_traits mv = rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, false);
+    assert_true(mi.indexed);
+    assert_false(mv.indexed);
+    /* Sums and var keep 4. */
+    assert_int_equal(config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).output_vec_size, 4);
+    assert_int_equal(config_for(&it, RT_OP_VAR, RT_F32, RT_POLICY_TUNED).output_vec_size, 4);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vectorized_input),
@@ -490,6 +573,9 @@ int main(void) {
         cmocka_unit_test(test_tuned_equals_compat_elsewhere),
         cmocka_unit_test(test_tuned_vectorizes_16bit_sums),
         cmocka_unit_test(test_tuned_global_split),
+        cmocka_unit_test(test_tuned_vectorizes_nd_rows),
+        cmocka_unit_test(test_tuned_tail_cap),
+        cmocka_unit_test(test_tuned_indexed_one_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

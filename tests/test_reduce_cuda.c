@@ -120,7 +120,7 @@ typedef struct branch_case {
     rt_op op;
     rt_dtype dt, odt;
     int nd;
-    int64_t shape[4];
+    int64_t shape[5];
     int ndims;
     int dims[4];
     int misalign; /* elements past a 16-byte boundary */
@@ -477,6 +477,45 @@ static const branch_case k_tuned[] = {
      false, 0, 1, 1, 1, ANY_OF, ANY_OF},
     {"tuned: column sums, outputs vectorized", RT_OP_SUM, RT_F32, RT_F32, 2, {5000, 256}, 1, {0}, 0,
      false, 0, 0, 4, 0, 1, ANY_OF},
+    /* Several reduced dims around kept ones, the contiguous one read in
+       vectors (vectorized_nd_reduce): every op family and vector width. */
+    {"tuned: nd vectors, f32 sum", RT_OP_SUM, RT_F32, RT_F32, 4, {12, 5, 9, 64}, 2, {1, 3}, 0, false,
+     0, 1, 1, 1, ANY_OF, ANY_OF},
+    {"tuned: nd vectors, argmax", RT_OP_ARGMAX, RT_F32, RT_I64, 4, {12, 5, 9, 64}, 2, {1, 3}, 0,
+     false, 0, 1, 1, 1, ANY_OF, ANY_OF},
+    {"tuned: nd vectors, max with indices", RT_OP_MAX, RT_F32, RT_F32, 4, {12, 5, 9, 64}, 2, {1, 3},
+     0, true, 0, 1, 1, 1, ANY_OF, ANY_OF},
+    {"tuned: nd vectors, var", RT_OP_VAR, RT_F32, RT_F32, 4, {12, 5, 9, 64}, 2, {1, 3}, 0, false, 1,
+     1, 1, 1, ANY_OF, ANY_OF},
+    {"tuned: nd vectors, bf16 sum 8-wide", RT_OP_SUM, RT_BF16, RT_F32, 4, {8, 33, 6, 48}, 2, {1, 3},
+     0, false, 0, 1, 1, 1, ANY_OF, ANY_OF},
+    {"tuned: nd vectors, bool any 16-wide", RT_OP_ANY, RT_BOOL, RT_BOOL, 4, {8, 33, 6, 64}, 2, {1, 3},
+     0, false, 0, 1, 1, 1, ANY_OF, ANY_OF},
+    {"tuned: nd vectors, f64 sum 32-byte", RT_OP_SUM, RT_F64, RT_F64, 4, {4, 9, 5, 16}, 2, {1, 3}, 0,
+     false, 0, 1, 1, 1, ANY_OF, ANY_OF},
+    {"tuned: nd vectors, three reduced dims", RT_OP_NORM, RT_F32, RT_F32, 5, {3, 4, 6, 5, 32}, 3,
+     {0, 2, 4}, 0, false, 2, 1, 1, 1, ANY_OF, ANY_OF},
+    {"tuned: nd vectors, block split", RT_OP_SUM, RT_F32, RT_F32, 4, {3, 200, 2, 256}, 2, {1, 3}, 0,
+     false, 0, 1, 1, 1, 1, 1},
+    {"tuned: nd vectors, argmin block split", RT_OP_ARGMIN, RT_F32, RT_I64, 4, {3, 200, 2, 256}, 2,
+     {1, 3}, 0, false, 0, 1, 1, 1, 1, 1},
+    {"tuned: nd, misaligned base, scalar", RT_OP_SUM, RT_F32, RT_F32, 4, {12, 5, 9, 64}, 2, {1, 3}, 1,
+     false, 0, 0, 1, 1, ANY_OF, ANY_OF},
+    {"tuned: nd, 36-wide rows, scalar", RT_OP_SUM, RT_F32, RT_F32, 4, {12, 5, 9, 36}, 2, {1, 3}, 0,
+     false, 0, 0, 1, 1, ANY_OF, ANY_OF},
+    /* Few outputs, long outer reductions: hundreds of blocks per tile and
+       a last block that folds their partials in batches (tail_loads),
+       with a remainder. */
+    {"tuned: 64 column sums, many blocks", RT_OP_SUM, RT_F32, RT_F32, 2, {200003, 64}, 1, {0}, 0,
+     false, 0, 0, 4, 0, 1, 1},
+    {"tuned: 100 column means, many blocks", RT_OP_MEAN, RT_F32, RT_F32, 2, {100001, 100}, 1, {0}, 0,
+     false, 0, 0, 4, 0, 1, 1},
+    {"tuned: 64 column argmax, many blocks", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {100003, 64}, 1, {0}, 0,
+     false, 0, 0, 1, 0, 1, 1},
+    {"tuned: 64 column max with indices, many blocks", RT_OP_MAX, RT_F32, RT_F32, 2, {100003, 64}, 1,
+     {0}, 0, true, 0, 0, 1, 0, 1, 1},
+    {"tuned: 64 column i32 sums, many blocks", RT_OP_SUM, RT_I32, RT_I64, 2, {100003, 64}, 1, {0}, 0,
+     false, 0, 0, 4, 0, 1, 1},
 };
 
 static void run_tuned_case(const branch_case *b, dev_case *d) {

@@ -55,16 +55,17 @@ static int shrink_vec(int vec, uint64_t n) {
     return vec;
 }
 
-/* PyTorch's get_output_vec_size: 4 adjacent outputs per thread, halved
+/* PyTorch's get_output_vec_size: max_vec (PyTorch: 4) adjacent outputs per
+   thread, halved
    until the width divides the input's address (in elements), the extent of
    the fastest kept dim, and every input stride (in elements) other than
    that dim's, so each vector load is aligned. As in PyTorch
    (int64_t / size_t), a negative stride is divided as the unsigned 64-bit
    number it converts to. */
-static int output_vec_size(const rt__iter *it, int input_size) {
+static int output_vec_size(const rt__iter *it, int input_size, int max_vec) {
     const uint64_t elem = (uint64_t)input_size;
     int r = it->num_reduce_dims;
-    int vec = MAX_OUTPUT_VEC_SIZE;
+    int vec = max_vec;
     vec = shrink_vec(vec, (uint64_t)(uintptr_t)it->data[RT__ITER_IN] / elem);
     vec = shrink_vec(vec, (uint64_t)it->shape[r]);
     for (int d = 0; d < it->ndim; d++) {
@@ -102,8 +103,32 @@ static void init_config(rt__launch_config *c, const rt__op_traits *op) {
     c->vt0 = op->vt0;
 }
 
+/* Whether the contiguous fastest reduced dim of a multi-dim reduction can
+   be read in aligned vectors that never straddle a row of it: its extent
+   in bytes, the input base and every other input stride are multiples of
+   RT__ND_VEC_BYTES, the widest vector any kernel reads, so whatever width
+   the kernel's op uses fits (TUNED only; PyTorch vectorizes a single
+   reduced dim alone). */
+static bool nd_vectorizable(const rt__iter *it, int input_size) {
+    const int64_t vb = RT__ND_VEC_BYTES;
+    if (it->num_reduce_dims < 2 || (it->shape[0] * input_size) % vb != 0 ||
+        (uintptr_t)it->data[RT__ITER_IN] % (uintptr_t)vb != 0)
+        return false;
+    for (int d = 1; d < it->ndim; d++)
+        if (it->shape[d] > 1 && it->strides[RT__ITER_IN][d] % vb != 0)
+            return false;
+    return true;
+}
+
 rt_status rt__config_compat(const rt__iter *it, const rt__op_traits *op,
                             const rt__device_props *dev, rt__launch_config *c) {
+    const rt__rule_options pytorch = {false, MAX_OUTPUT_VEC_SIZE};
+    return rt__config_pytorch_rule(it, op, dev, &pytorch, c);
+}
+
+rt_status rt__config_pytorch_rule(const rt__iter *it, const rt__op_traits *op,
+                                  const rt__device_props *dev, const rt__rule_options *opt,
+                                  rt__launch_config *c) {
     const int64_t num_outputs = it->num_outputs;
     const int64_t inputs_per_output = it->inputs_per_output;
     const int r = it->num_reduce_dims;
@@ -132,11 +157,12 @@ rt_status rt__config_compat(const rt__iter *it, const rt__op_traits *op,
        values, a single reduced dim, and vt0 >= input_vec_size (register
        pressure). Across outputs it takes 1, 2 or 4 adjacent outputs. */
     if (fastest_stride == op->input_size) {
-        if (fastest_reduced && dim0 > 128 && r == 1 && op->vt0 >= op->input_vec_size) {
+        if (fastest_reduced && dim0 > 128 && op->vt0 >= op->input_vec_size &&
+            (r == 1 || (opt->nd_vectorize && nd_vectorizable(it, op->input_size)))) {
             c->vectorize_input = true;
             dim0 /= op->input_vec_size;
         } else if (!fastest_reduced) {
-            c->output_vec_size = output_vec_size(it, op->input_size);
+            c->output_vec_size = output_vec_size(it, op->input_size, opt->max_output_vec);
             dim0 /= c->output_vec_size;
         }
     }

@@ -38,6 +38,8 @@ typedef struct rt__op_traits {
     int input_vec_size; /* vector width of the contiguous input path: vt0, 8
                            for 16-bit sum/mean (PyTorch's choice) */
     int noutputs;       /* 1, 2 for min/max with indices */
+    bool indexed;       /* the state carries an index: argmin/argmax, min/max
+                           with indices */
 } rt__op_traits;
 
 /* PyTorch's traits for (op, input dtype, output dtype). */
@@ -52,6 +54,10 @@ typedef enum rt__kernel_kind {
     RT__KERNEL_ROWS = 1
     /* TUNED adds kinds here with their measurements. */
 } rt__kernel_kind;
+
+/* The widest vector (bytes) a kernel reads on the contiguous path: 4
+   eight-byte elements. */
+#define RT__ND_VEC_BYTES 32
 
 typedef struct rt__launch_config {
     rt_policy policy;     /* COMPAT or TUNED, as chosen */
@@ -84,6 +90,9 @@ typedef struct rt__launch_config {
        scalar (PyTorch's input_vectorized_thread_reduce_impl); then
        output_vec_size is 1 and block.x lanes stride by input_vec_size. */
     bool vectorize_input;
+    /* (TUNED also vectorizes a contiguous fastest reduced dim among
+       several: then that dim's extent in bytes, the input base and every
+       other input stride are multiples of RT__ND_VEC_BYTES.) */
     int input_vec_size;    /* elements per vector load when vectorize_input */
     /* 1, 2 or 4 adjacent outputs per thread: the fastest kept dim is
        contiguous in the input and the input base, that dim's extent and all

@@ -20,11 +20,31 @@ static inline int64_t rt__max64(int64_t a, int64_t b) {
     return a > b ? a : b;
 }
 
+/* Partials per thread the kernel's global-reduce tail loads at once
+   (reduce_body.cuh, tail_loads): 8 of 4-byte accumulators, else 1. */
+static inline int64_t rt__config_tail_loads(int acc_size) {
+    return acc_size <= 4 ? 8 : 1;
+}
+
 /* PyTorch 2.11's setReduceConfig, reproduced field for field (compat.c).
    Fills every field of *cfg, policy = RT_POLICY_COMPAT. Always RT_OK on
    checked arguments. */
 rt_status rt__config_compat(const rt__iter *it, const rt__op_traits *op,
                             const rt__device_props *dev, rt__launch_config *cfg);
+
+/* The rule behind COMPAT with TUNED's extensions: nd_vectorize also reads
+   the contiguous fastest reduced dim of a multi-dim reduction in aligned
+   vectors where its extent and every other stride allow; max_output_vec
+   (1, 2 or 4) caps the adjacent outputs per thread. rt__config_compat is
+   this with {false, 4}; the result's policy is COMPAT either way
+   (compat.c). */
+typedef struct rt__rule_options {
+    bool nd_vectorize;
+    int max_output_vec;
+} rt__rule_options;
+rt_status rt__config_pytorch_rule(const rt__iter *it, const rt__op_traits *op,
+                                  const rt__device_props *dev, const rt__rule_options *opt,
+                                  rt__launch_config *cfg);
 
 /* Ours (tuned.c). Fills every field of *cfg, policy = RT_POLICY_TUNED. */
 rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,

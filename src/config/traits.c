@@ -78,6 +78,7 @@ rt__op_traits rt__op_traits_for(rt_op op, rt_dtype in, rt_dtype out, bool has_in
        vt0 >= input_vec_size), which the COMPAT policy reproduces. */
     t.input_vec_size = ((op == RT_OP_SUM || op == RT_OP_MEAN) && sixteen_bit) ? 8 : t.vt0;
     t.noutputs = ((op == RT_OP_MIN || op == RT_OP_MAX) && has_indices) ? 2 : 1;
+    t.indexed = t.noutputs == 2 || op == RT_OP_ARGMIN || op == RT_OP_ARGMAX;
     return t;
 }
 

@@ -35,15 +35,26 @@ enum {
        us on 2; 256 KB (32 per thread) 11.95 us on one block, 7.68 on 8. */
     MIN_LOADS_TO_SPLIT = 16,
     /* PyTorch's cap: no thread reads more than 256 values per block split. */
-    MAX_VALUES_PER_THREAD = 256
+    MAX_VALUES_PER_THREAD = 256,
+    /* Batches of partials (rt__config_tail_loads each) a thread of the last
+       block of a split loads in turn: a cap on the split when few threads
+       fold it (rows of a block whose lanes own outputs). H200, one run,
+       ctas per tile capped at trips x threads x 8 (f32):
+         trips          2      4      8     16     64   none
+         mean NHWC   77.7   50.4   42.3   44.8   61.2   61.4 us
+           [32,256,64,64] over (0,2,3): 4 rows x 8 per trip, 1056 -> 256 blocks
+         [671088,100] d0  109.7  78.1  75.0  85.3  84.9  84.9 us
+         [2^24,8] d0      128.9 132.6 133.3 133.2 133.9 133.4 us (64 rows)
+       (v1.2, before the batched tail: 74.3 and 91.7 us.) */
+    MAX_TAIL_TRIPS = 8
 };
 
 /* Re-chooses the blocks per output tile (grid.y) of a config whose warps
    split the reduced index: enough blocks for one wave of the device, but
    no fewer than MIN_VECTORS_PER_THREAD loads per thread, and none at all
    below MIN_LOADS_TO_SPLIT. */
-static void retune_global_split(const rt__iter *it, const rt__device_props *dev,
-                                rt__launch_config *c) {
+static void retune_global_split(const rt__iter *it, const rt__op_traits *op,
+                                const rt__device_props *dev, rt__launch_config *c) {
     if (c->input_mult[1] == 0)
         return; /* warps own separate outputs: the outputs fill the grid */
     /* Undo PyTorch's block split, if any. */
@@ -65,6 +76,12 @@ static void retune_global_split(const rt__iter *it, const rt__device_props *dev,
     int64_t ctas =
         rt__min64(rt__div_up(target_grid, grid_x), rt__div_up(vpt, MIN_VECTORS_PER_THREAD));
     ctas = rt__max64(ctas, rt__div_up(vpt, MAX_VALUES_PER_THREAD));
+    /* The last block folds every partial of its tile: its threads (rows
+       of the block when lanes own outputs) each take a run of them,
+       rt__config_tail_loads at a time, one L2 round trip per batch. */
+    const int64_t folders = c->input_mult[0] != 0 ? c->num_threads : c->block[1];
+    const int64_t per_trip = folders * rt__config_tail_loads(op->acc_size);
+    ctas = rt__min64(ctas, rt__max64(2, MAX_TAIL_TRIPS * per_trip));
     ctas = rt__min64(ctas, 65535);
     if (ctas > 1) {
         c->ctas_per_output = (int)ctas;
@@ -97,12 +114,22 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
     rt__op_traits t = *op;
     if (t.vt0 < t.input_vec_size)
         t.vt0 = t.input_vec_size;
-    RT_FORWARD_IF_ERROR(rt__config_compat(it, &t, dev, cfg));
+    /* 4. A contiguous fastest reduced dim among several is read in
+       vectors (PyTorch: only a single reduced dim). H200, f32
+       [32,32,16,32,128] sum over (0,2,4), 128-element rows: 132.1 ->
+       66.6 us (48.5 -> 95.8% of the read ceiling; eager 133.8).
+       5. Ops whose state carries an index take one output per thread
+       across outputs (PyTorch: up to 4): 4 (value, index) pairs per
+       thread held 87 registers. H200, argmax of [4096,32768] over dim 0:
+       4 outputs 179.9 us, 2 153.3, 1 144.6 (eager 179.4). (Not for
+       Welford's 16-byte states: var over dim 0 151.7 / 166.4 / 156.9.) */
+    const rt__rule_options opt = {true, op->indexed ? 1 : 4};
+    RT_FORWARD_IF_ERROR(rt__config_pytorch_rule(it, &t, dev, &opt, cfg));
     cfg->vt0 = op->vt0;
     cfg->policy = RT_POLICY_TUNED;
 
     /* 2. The block split of the reduced index. */
-    retune_global_split(it, dev, cfg);
+    retune_global_split(it, op, dev, cfg);
     /* 3. No block_y_reduce in blocks one warp row tall. H200, f32 full
        sums, COMPAT -> TUNED in one run: 4 KB 5.02 -> 4.54 us, 16 KB
        5.55 -> 5.31 (64 KB 6.61 both). (Tried and

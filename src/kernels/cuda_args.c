@@ -81,9 +81,21 @@ rt_status rt__cuda_check_config(const rt__iter *it, const rt__launch_config *c) 
     else
         RT_RETURN_IF(c->grid[1] != 1, RT_ERR_INTERNAL);
     if (c->vectorize_input) {
-        /* One contiguous reduced dim, split over the lanes of a row. */
-        RT_RETURN_IF(ovs != 1 || R != 1 || it->strides[RT__ITER_IN][0] != elem, RT_ERR_INTERNAL);
+        /* A contiguous fastest reduced dim, split over the lanes of a row.
+           With several reduced dims no vector may straddle a row of it:
+           its extent in bytes, the base and every other stride are
+           multiples of the widest vector (vectorized_nd_reduce has no head
+           or tail). */
+        RT_RETURN_IF(ovs != 1 || R < 1 || it->strides[RT__ITER_IN][0] != elem, RT_ERR_INTERNAL);
         RT_RETURN_IF(!rt__config_block_x_reduce(c) || c->output_mult[0] != 0, RT_ERR_INTERNAL);
+        if (R > 1) {
+            const int64_t vb = RT__ND_VEC_BYTES;
+            RT_RETURN_IF((it->shape[0] * elem) % vb != 0, RT_ERR_INTERNAL);
+            RT_RETURN_IF((uintptr_t)it->data[RT__ITER_IN] % (uintptr_t)vb != 0, RT_ERR_INTERNAL);
+            for (int d = 1; d < it->ndim; d++)
+                RT_RETURN_IF(it->shape[d] > 1 && it->strides[RT__ITER_IN][d] % vb != 0,
+                             RT_ERR_INTERNAL);
+        }
     }
     if (ovs > 1) {
         /* OVS adjacent outputs are OVS adjacent, aligned input elements
