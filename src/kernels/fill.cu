@@ -3,6 +3,7 @@
  * one value written to every output. An elementwise fill, not a reduction,
  * so a fixed grid-stride 1-D launch serves every shape.
  */
+#include "launch_fast.cuh"
 #include "reduce_offsets.cuh"
 #include "reduce_types.cuh"
 
@@ -23,6 +24,6 @@ extern "C" cudaError_t rt__launch_fill(const rt__kernel_args *args, double value
     const unsigned threads = 256;
     unsigned blocks = (args->num_outputs + threads - 1) / threads;
     blocks = blocks < 1 ? 1 : (blocks > 1024 ? 1024 : blocks);
-    rt::fill_kernel<<<blocks, threads, 0, stream>>>(*args, value);
-    return cudaGetLastError();
+    void *params[] = {const_cast<rt__kernel_args *>(args), &value};
+    return rt::launch_fast<rt::fill_kernel>(dim3(blocks), dim3(threads), 0, stream, params);
 }

@@ -16,6 +16,7 @@
 #ifndef RT_KERNELS_REDUCE_BODY_CUH
 #define RT_KERNELS_REDUCE_BODY_CUH
 
+#include "launch_fast.cuh"
 #include "reduce_offsets.cuh"
 #include "reduce_ops.cuh"
 
@@ -473,20 +474,17 @@ cudaError_t launch_reduce(const rt__kernel_args *a, const rt__launch_config *c, 
                           cudaStream_t stream) {
     const dim3 grid((unsigned)c->grid[0], (unsigned)c->grid[1], 1);
     const dim3 block((unsigned)c->block[0], (unsigned)c->block[1], 1);
+    void *params[] = {const_cast<rt__kernel_args *>(a)};
     switch (c->output_vec_size) {
     case 1:
-        reduce_kernel<Op, 1><<<grid, block, smem, stream>>>(*a);
-        break;
+        return launch_fast<reduce_kernel<Op, 1>>(grid, block, smem, stream, params);
     case 2:
-        reduce_kernel<Op, 2><<<grid, block, smem, stream>>>(*a);
-        break;
+        return launch_fast<reduce_kernel<Op, 2>>(grid, block, smem, stream, params);
     case 4:
-        reduce_kernel<Op, 4><<<grid, block, smem, stream>>>(*a);
-        break;
+        return launch_fast<reduce_kernel<Op, 4>>(grid, block, smem, stream, params);
     default:
         return cudaErrorInvalidValue;
     }
-    return cudaGetLastError();
 }
 
 } // namespace rt

@@ -228,18 +228,15 @@ cudaError_t launch_rows(const rt__kernel_args *a, const rt__launch_config *c, si
                         cudaStream_t stream) {
     using S = typename Op::scalar_t;
     const dim3 grid((unsigned)c->grid[0], 1, 1), block((unsigned)c->block[0], 1, 1);
-    if (c->rows_tile) {
-        rows_tile_kernel<Op><<<grid, block, smem, stream>>>(*a);
-    } else {
-        constexpr int VW = 16 / sizeof(S);
-        if (c->rows_vec == 1 && c->rows_in_flight == RowsTraits<Op, 1>::R)
-            rows_direct_kernel<Op, 1><<<grid, block, 0, stream>>>(*a);
-        else if (c->rows_vec == VW && c->rows_in_flight == RowsTraits<Op, VW>::R)
-            rows_direct_kernel<Op, VW><<<grid, block, 0, stream>>>(*a);
-        else
-            return cudaErrorInvalidValue;
-    }
-    return cudaGetLastError();
+    void *params[] = {const_cast<rt__kernel_args *>(a)};
+    if (c->rows_tile)
+        return launch_fast<rows_tile_kernel<Op>>(grid, block, smem, stream, params);
+    constexpr int VW = 16 / sizeof(S);
+    if (c->rows_vec == 1 && c->rows_in_flight == RowsTraits<Op, 1>::R)
+        return launch_fast<rows_direct_kernel<Op, 1>>(grid, block, 0, stream, params);
+    if (c->rows_vec == VW && c->rows_in_flight == RowsTraits<Op, VW>::R)
+        return launch_fast<rows_direct_kernel<Op, VW>>(grid, block, 0, stream, params);
+    return cudaErrorInvalidValue;
 }
 
 } // namespace rt
