@@ -48,7 +48,8 @@ def parse_args(argv):
     p.add_argument("--bench-bin", help="rt_bench binary to read the suite from (--list-json)")
     p.add_argument("--bench-json", help="rt_bench --json results: suite, ceilings and CUB times")
     p.add_argument("--json", help="write the results here")
-    p.add_argument("--filter", default="", help="only cases whose name contains this")
+    p.add_argument("--filter", default="",
+                   help="only cases whose name contains this (comma-separated: any of them)")
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
     p.add_argument("--reps", type=int, default=100, help="timed calls per measurement")
     p.add_argument("--warmup", type=int, default=10, help="untimed calls before them")
@@ -291,7 +292,8 @@ def main(argv):
 
     import torch
     cases, bench = load_suite(opts)
-    cases = [c for c in cases if opts.filter in c["name"]]
+    wanted = opts.filter.split(",")
+    cases = [c for c in cases if any(w in c["name"] for w in wanted)]
     device = torch.device("cuda", opts.device)
     torch.cuda.set_device(device)
     props = torch.cuda.get_device_properties(device)

@@ -19,7 +19,8 @@
 # Environment: OUT, GPU_CHECK_BUDGET, GPU_CHECK_BUILD (default build-gpu),
 # SANITIZER_CASES (default 120), BENCH_COMPAT=1 (also time the compat policy:
 # bench_compat.json/.log, and host_bench's per-stage host costs),
-# COMPILE_FILTERS (space-separated case-name filters timed against
+# COMPILE_FILTERS (space-separated case-name filters, each a comma list of
+# substrings run in one process, timed against
 # torch.compile too: compile.log, compile.json),
 # CMOCKA_ROOT (a prefix with include/cmocka.h and lib*/libcmocka.so*, for a
 # machine without libcmocka-dev; ./.cmocka is tried too), BENCH_ARGS (extra
@@ -171,7 +172,7 @@ if [ "$BUILD_OK" = OK ] && [ -n "${COMPILE_FILTERS:-}" ] && [ -f "$ROOT/bench/co
     parts=()
     for f in $COMPILE_FILTERS; do
         j="$OUT/compile_part_${#parts[@]}.json"
-        run_for 300 "$OUT/compile.log" python3 "$ROOT/bench/compare_torch.py" \
+        run_for 540 "$OUT/compile.log" python3 "$ROOT/bench/compare_torch.py" \
             --lib "$BUILD/libreduce_tensor.so" --bench-json "$OUT/bench.json" --json "$j" \
             --filter "$f" && parts+=("$j")
     done
