@@ -140,7 +140,7 @@ template <typename Op, int OVS> struct Reducer {
             Load v[L];
 #pragma unroll
             for (int l = 0; l < L; l++)
-                v[l] = vec[idx + l * step];
+                v[l] = load_stream(&vec[idx + l * step]);
 #pragma unroll
             for (int l = 0; l < L; l++)
                 fold_vector(acc, v[l], head + (idx + l * step) * V);
@@ -149,7 +149,7 @@ template <typename Op, int OVS> struct Reducer {
         /* Fewer than L vectors left, one at a time (loading them all first,
            guarded, spilled 8 to 84 bytes in most ops under 32 registers). */
         for (; idx < nvec; idx += step)
-            fold_vector(acc, vec[idx], head + idx * V);
+            fold_vector(acc, load_stream(&vec[idx]), head + idx * V);
         if (owns_row_ends())
             for (uint32_t i = nvec * V + threadIdx.x; i < n; i += blockDim.x)
                 acc[0] = op.reduce(acc[0], data[head + i], head + i);
@@ -182,15 +182,17 @@ template <typename Op, int OVS> struct Reducer {
             Load v[L];
 #pragma unroll
             for (int l = 0; l < L; l++)
-                v[l] = *reinterpret_cast<const Load *>(slice + input_offset(a, (idx + l * step) * V));
+                v[l] = load_stream(
+                    reinterpret_cast<const Load *>(slice + input_offset(a, (idx + l * step) * V)));
 #pragma unroll
             for (int l = 0; l < L; l++)
                 fold_vector(acc, v[l], (idx + l * step) * V);
             idx += L * step;
         }
         for (; idx < nvec; idx += step)
-            fold_vector(acc, *reinterpret_cast<const Load *>(slice + input_offset(a, idx * V)),
-                        idx * V);
+            fold_vector(
+                acc, load_stream(reinterpret_cast<const Load *>(slice + input_offset(a, idx * V))),
+                idx * V);
 #pragma unroll
         for (int i = 1; i < K; i++)
             acc[0] = op.combine(acc[0], acc[i]);
@@ -214,7 +216,8 @@ template <typename Op, int OVS> struct Reducer {
         while ((uint64_t)idx + (uint64_t)(VT - 1) * step < end) {
 #pragma unroll
             for (int i = 0; i < VT; i++)
-                v[i] = *reinterpret_cast<const Load *>(slice + calc(idx + i * step));
+                v[i] =
+                    load_stream(reinterpret_cast<const Load *>(slice + calc(idx + i * step)));
 #pragma unroll
             for (int i = 0; i < VT; i++)
 #pragma unroll
@@ -226,7 +229,8 @@ template <typename Op, int OVS> struct Reducer {
 #pragma unroll
         for (int i = 0; i < VT; i++)
             if ((uint64_t)idx + (uint64_t)i * step < end)
-                v[i] = *reinterpret_cast<const Load *>(slice + calc(idx + i * step));
+                v[i] =
+                    load_stream(reinterpret_cast<const Load *>(slice + calc(idx + i * step)));
 #pragma unroll
         for (int i = 0; i < VT; i++)
             if ((uint64_t)idx + (uint64_t)i * step < end)
