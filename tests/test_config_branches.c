@@ -561,66 +561,6 @@ static void test_tuned_indexed_one_output(void **state) {
     assert_int_equal(config_for(&it, RT_OP_VAR, RT_F32, RT_POLICY_TUNED).output_vec_size, 4);
 }
 
-/* TUNED ROWS, packed: packed rows of 3, 5, 6 or 7 4-byte elements from a
-   16-byte aligned base take the packed kernel (tuned_rows.c), a thread per
-   R = 4 rows (2 for L = 6), 256 threads; other lengths, element sizes,
-   misaligned bases and sliced rows keep the tile or direct kernels. */
-static rt__launch_config rows_config(int64_t L, int64_t pitch, int64_t n, rt_dtype dt, int elem,
-                                     size_t base_offset) {
-    int64_t shape[] = {L, n}, strides[] = {1, pitch};
-    rt__iter it = rt_test_make_iter(2, 1, shape, strides, elem, base_offset);
-    return rt_test_config_for(&it, RT_OP_SUM, dt, RT_POLICY_TUNED);
-}
-
-static void test_tuned_rows_packed(void **state) {
-    (void)state;
-    /* [22369621,3] f32 sum over dim 1: 1024 rows per block. */
-    rt__launch_config c = rows_config(3, 3, 22369621, RT_F32, 4, 0);
-    assert_int_equal(c.kernel, RT__KERNEL_ROWS);
-    assert_int_equal(c.rows_packed, 3);
-    assert_false(c.rows_tile);
-    assert_int_equal(c.rows_in_flight, 4);
-    assert_int_equal(c.rows_group, 1);
-    assert_int_equal(c.rows_vec, 4);
-    assert_dims3(c.block, 256, 1, 1);
-    assert_int_equal(c.num_threads, 256);
-    assert_int_equal(c.rows_per_block, 1024);
-    assert_dims3(c.grid, 21846, 1, 1); /* ceil(22369621 / 1024) */
-    assert_int_equal(c.shared_memory_bytes, 0);
-    char json[1024];
-    assert_true(rt__config_to_json(&c, json, sizeof json) < (int)sizeof json);
-    assert_non_null(strstr(json, "\"rows_packed\":3"));
-    /* The other lengths, i32 too. */
-    const int64_t lens[] = {5, 6, 7}, per_thread[] = {4, 2, 4};
-    for (int k = 0; k < 3; k++) {
-        rt__launch_config p = rows_config(lens[k], lens[k], 9586980, RT_I32, 4, 0);
-        assert_int_equal(p.kernel, RT__KERNEL_ROWS);
-        assert_int_equal(p.rows_packed, (int)lens[k]);
-        assert_int_equal(p.rows_in_flight, (int)per_thread[k]);
-        assert_int_equal(p.rows_per_block, 256 * (int)per_thread[k]);
-        assert_int_equal(p.grid[0], (int)((9586980 + p.rows_per_block - 1) / p.rows_per_block));
-    }
-    /* Not taken: L = 4 (one vector: direct), L = 9 (tile), f64 (tile), a
-       base 4 bytes off 16 (tile), rows of 3 sliced from rows of 4 (direct). */
-    rt__launch_config l4 = rows_config(4, 4, 1 << 20, RT_F32, 4, 0);
-    assert_int_equal(l4.rows_packed, 0);
-    assert_false(l4.rows_tile);
-    rt__launch_config l9 = rows_config(9, 9, 1 << 20, RT_F32, 4, 0);
-    assert_int_equal(l9.rows_packed, 0);
-    assert_true(l9.rows_tile);
-    rt__launch_config f64 = rows_config(3, 3, 1 << 20, RT_F64, 8, 0);
-    assert_int_equal(f64.rows_packed, 0);
-    assert_true(f64.rows_tile);
-    rt__launch_config mis = rows_config(3, 3, 1 << 20, RT_F32, 4, 4);
-    assert_int_equal(mis.kernel, RT__KERNEL_ROWS);
-    assert_int_equal(mis.rows_packed, 0);
-    assert_true(mis.rows_tile);
-    rt__launch_config sliced = rows_config(3, 4, 1 << 20, RT_F32, 4, 0);
-    assert_int_equal(sliced.kernel, RT__KERNEL_ROWS);
-    assert_int_equal(sliced.rows_packed, 0);
-    assert_false(sliced.rows_tile);
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vectorized_input),
@@ -636,7 +576,6 @@ int main(void) {
         cmocka_unit_test(test_tuned_vectorizes_nd_rows),
         cmocka_unit_test(test_tuned_tail_cap),
         cmocka_unit_test(test_tuned_indexed_one_output),
-        cmocka_unit_test(test_tuned_rows_packed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -251,20 +251,14 @@ typedef struct rows_case {
     int misalign;
     bool idx, keepdim;
     double param;
-    /* What the TUNED config must be: tile (1), direct (0) or packed
-       (ROWS_PACKED: rows_packed == len); vector loads. */
-    int tile, vec;
+    int tile, vec; /* what the TUNED config must be: tile or direct, vector loads */
 } rows_case;
-
-#define ROWS_PACKED 2
 
 /* n rows of len elements, pitch apart (pitch > len: a slice), reduced over
    the last dim; outer > 1 adds a kept dim whose stride is not n * pitch
    (an extra row per block), so the kept dims cannot coalesce. */
 static const rows_case k_rows[] = {
-    /* An aligned base would take the packed kernel (below). */
-    {"tile f32 sum, L=3, misaligned", RT_OP_SUM, RT_F32, RT_F32, 1, 3001, 3, 3, 1, false, false, 0,
-     1, 0},
+    {"tile f32 sum, L=3", RT_OP_SUM, RT_F32, RT_F32, 1, 3001, 3, 3, 0, false, false, 0, 1, 0},
     {"tile f32 sum, L=33, misaligned", RT_OP_SUM, RT_F32, RT_F32, 1, 2000, 33, 33, 1, false, false, 0,
      1, 0},
     {"tile f32 sum, L=32", RT_OP_SUM, RT_F32, RT_F32, 1, 4100, 32, 32, 0, false, false, 0, 1, 0},
@@ -336,44 +330,6 @@ static const rows_case k_rows[] = {
      false, 3, 0, 1},
     {"direct norm p=2 f32, L=1000", RT_OP_NORM, RT_F32, RT_F32, 1, 9000, 1000, 1000, 0, false, false,
      2, 0, 1},
-    /* Packed rows of 3, 5, 6 or 7 4-byte elements from an aligned base: a
-       thread per 4 rows (2 for L = 6) from whole 16-byte vectors. Row
-       counts that are not a multiple of R leave the last thread a partial
-       chunk (scalar loads); 37 rows are a single partial block. */
-    {"packed f32 sum, L=3", RT_OP_SUM, RT_F32, RT_F32, 1, 1000003, 3, 3, 0, false, false, 0,
-     ROWS_PACKED, 1},
-    {"packed f32 sum, L=3, 37 rows", RT_OP_SUM, RT_F32, RT_F32, 1, 37, 3, 3, 0, false, false, 0,
-     ROWS_PACKED, 1},
-    {"packed f32 mean, L=5", RT_OP_MEAN, RT_F32, RT_F32, 1, 100003, 5, 5, 0, false, false, 0,
-     ROWS_PACKED, 1},
-    {"packed f32 max, L=7", RT_OP_MAX, RT_F32, RT_F32, 1, 70001, 7, 7, 0, false, false, 0,
-     ROWS_PACKED, 1},
-    {"packed f32 max, L=6, 37 rows", RT_OP_MAX, RT_F32, RT_F32, 1, 37, 6, 6, 0, false, false, 0,
-     ROWS_PACKED, 1},
-    {"packed f32 min with indices, L=6", RT_OP_MIN, RT_F32, RT_F32, 1, 50001, 6, 6, 0, true, false,
-     0, ROWS_PACKED, 1},
-    {"packed f32 min with indices keepdim, L=3", RT_OP_MIN, RT_F32, RT_F32, 1, 4099, 3, 3, 0, true,
-     true, 0, ROWS_PACKED, 1},
-    {"packed f32 argmax, L=7, 37 rows", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 37, 7, 7, 0, false, false,
-     0, ROWS_PACKED, 1},
-    {"packed f32 argmax, L=5", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 30002, 5, 5, 0, false, false, 0,
-     ROWS_PACKED, 1},
-    {"packed f32 var, L=5", RT_OP_VAR, RT_F32, RT_F32, 1, 20002, 5, 5, 0, false, false, 1,
-     ROWS_PACKED, 1},
-    {"packed f32 var, L=3, 37 rows", RT_OP_VAR, RT_F32, RT_F32, 1, 37, 3, 3, 0, false, false, 1,
-     ROWS_PACKED, 1},
-    {"packed norm p=2 f32, L=6", RT_OP_NORM, RT_F32, RT_F32, 1, 40001, 6, 6, 0, false, false, 2,
-     ROWS_PACKED, 1},
-    {"packed norm p=2 f32, L=7, 37 rows", RT_OP_NORM, RT_F32, RT_F32, 1, 37, 7, 7, 0, false, false,
-     2, ROWS_PACKED, 1},
-    {"packed i32 sum to i64, L=7", RT_OP_SUM, RT_I32, RT_I64, 1, 100002, 7, 7, 0, false, false, 0,
-     ROWS_PACKED, 1},
-    {"packed i32 sum to i64, L=5, 37 rows", RT_OP_SUM, RT_I32, RT_I64, 1, 37, 5, 5, 0, false,
-     false, 0, ROWS_PACKED, 1},
-    {"packed i32 max, L=3", RT_OP_MAX, RT_I32, RT_I32, 1, 10003, 3, 3, 0, false, false, 0,
-     ROWS_PACKED, 1},
-    {"packed i32 max, L=6, 37 rows", RT_OP_MAX, RT_I32, RT_I32, 1, 37, 6, 6, 0, false, false, 0,
-     ROWS_PACKED, 1},
 };
 
 /* A case of n rows of len elements, pitch apart, in outer blocks of n + 1
@@ -418,10 +374,8 @@ static void test_rows(void **state) {
         rt__launch_config cfg = case_config(g_gpu, &c, &d, RT_POLICY_TUNED);
         if (cfg.kernel != RT__KERNEL_ROWS)
             fail_msg("%s: TUNED did not choose the ROWS kernel", rc->name);
-        expect_field(rc->name, "rows_tile", rc->tile == 1, cfg.rows_tile);
+        expect_field(rc->name, "rows_tile", rc->tile, cfg.rows_tile);
         expect_field(rc->name, "16-byte loads", rc->vec, cfg.rows_vec > 1);
-        expect_field(rc->name, "rows_packed", rc->tile == ROWS_PACKED ? (int)rc->len : 0,
-                     cfg.rows_packed);
         s = dev_case_run(g_gpu, &c, &d, RT_POLICY_COMPAT, NULL);
         check_case_gpu(&c, s, rc->name);
         rt_case_free(&c);

@@ -48,8 +48,7 @@ rt__op_traits rt__op_traits_for(rt_op op, rt_dtype in, rt_dtype out, bool has_in
 typedef enum rt__kernel_kind {
     RT__KERNEL_GENERAL = 0, /* the staged kernel of DESIGN.md section 6 */
     /* One contiguous reduced dim of short or medium length: lane groups
-       per row, a shared-memory tile of packed rows, or a thread per few
-       packed short rows (reduce_rows.cuh,
+       per row or a shared-memory tile of packed rows (reduce_rows.cuh,
        chosen by tuned_rows.c). Uses block[0], grid[0], num_threads,
        shared_memory_bytes and the rows_* fields; no mults, no staging. */
     RT__KERNEL_ROWS = 1
@@ -120,17 +119,11 @@ typedef struct rt__launch_config {
     int rows_vec;       /* direct: elements per load (1, or 16 bytes' worth) */
     int rows_in_flight; /* direct: rows per lane group; block[0] / 32 warps
                            each cover rows_in_flight * 32 / rows_group
-                           adjacent rows (packed: rows per thread) */
+                           adjacent rows */
     int rows_per_block; /* rows a block covers: grid[0] = ceil(outputs / it) */
     int rows_rot_shift; /* tile: row r starts at column rows_group * ((r >> */
     int rows_rot_mask;  /* shift) & mask) mod L, so rows sharing a bank
                            start on different banks */
-    /* packed: the row length L (3, 5, 6 or 7, 4-byte elements) of the
-       packed-rows kernel, which is compiled per L; 0 for the other ROWS
-       kernels. A thread folds rows_in_flight (4, or 2 for L = 6) whole
-       packed rows from rows_in_flight * L / 4 aligned 16-byte loads, so
-       rows_per_block = block[0] * rows_in_flight. */
-    int rows_packed;
 } rt__launch_config;
 
 /* Whether the config reduces across warps in shared memory, across lanes,

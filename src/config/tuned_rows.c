@@ -11,19 +11,11 @@
  *    and a thread (or a group of lanes, for long rows) folds each row, so
  *    the loads are coalesced and 16 bytes wide for odd lengths (3, 7, 33,
  *    127, 129) too.
- *  - packed: packed rows of 4-byte elements, L = 3, 5, 6 or 7, aligned
- *    base: a thread owns R = 4 (2 for L = 6) whole rows, R*L*4 bytes that
- *    are KV whole aligned 16-byte vectors, loaded at once and folded in
- *    registers: no shared memory, no barriers (against the tile's 70% of
- *    the read ceiling on [22369621,3]).
  *  - direct: a group of G lanes per row, 16-byte loads when every row start
  *    is aligned, 2 to 8 rows per group in flight, for rows up to
  *    2048 elements when there are enough of them to fill the GPU, and for
  *    short rows that are not packed (sliced views).
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "config_policies.h"
 
 /* Longest row the direct kernel takes: a warp per row folds 2048 floats in
@@ -48,20 +40,6 @@ enum { ROWS_TILE_MAX_ROW_BYTES = 2048 };
    serial loads per thread ran [528416,127] at 54%; a warp per row of 127
    read straight from global memory (direct), 187 us. */
 enum { ROWS_TILE_BYTES = 18432, ROWS_TILE_THREADS = 128 };
-
-/* TEMPORARY A/B switch while the packed kernel is measured against the
-   tile: RT_EXP_PACKED=0 leaves packed rows to the tile. To be removed. */
-static bool rows_packed_enabled(void) {
-    const char *e = getenv("RT_EXP_PACKED");
-    return e == NULL || strcmp(e, "0") != 0;
-}
-
-/* Rows per thread of the packed kernel for 4-byte rows of length L: the
-   fewest whole rows that make whole 16-byte vectors; 0 where no kernel is
-   compiled (reduce_rows.cuh PackedRows, check_rows in cuda_args.c). */
-static int64_t rows_packed_per_thread(int64_t L) {
-    return L == 3 || L == 5 || L == 7 ? 4 : L == 6 ? 2 : 0;
-}
 
 static int pow2_floor(int64_t v) {
     int p = 1;
@@ -143,32 +121,6 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
        ceiling; Inductor 155 us). Not for longer rows: [2^22,32] ran 135.1
        in the tile and 173.5 us direct (2 lanes per row). */
     const bool one_vector = packed && L * elem == 16 && rows_aligned(it, 16);
-
-    /* Packed rows of 3, 5, 6 or 7 4-byte elements from an aligned base (the
-       row pitch is not a multiple of 16, the chunk of R rows is): a
-       thread per R rows (R*L*4 = 16*KV bytes, KV = 3, 5, 3, 7 aligned
-       16-byte loads, all in flight), 256 threads per block. A warp then
-       reads 32*KV*16 contiguous bytes, 1.5 to 3.5 KiB, and a block 8 times
-       that (12 to 28 KiB in flight); without shared memory or barriers
-       only registers bound the blocks per SM: 8 (2048 threads) for f32
-       sums of L = 3 (20 registers, -Xptxas -v sm_90), 6 for L = 7 (36).
-       The tile it replaces copies through shared memory with a barrier
-       per block: H200, f32 sum dim 1, [22369621,3] 118.5 us (70% of the
-       read ceiling; Inductor 88), [9586980,7] 86.8 (Inductor 73.6). */
-    const int64_t packed_r = rows_packed_per_thread(L);
-    if (packed && elem == 4 && packed_r != 0 &&
-        (uintptr_t)it->data[RT__ITER_IN] % 16 == 0 && rows_packed_enabled()) {
-        rows_common(op, cfg);
-        cfg->rows_packed = (int)L;
-        cfg->rows_group = 1;
-        cfg->rows_vec = (int)vec;
-        cfg->rows_in_flight = (int)packed_r;
-        cfg->block[0] = ROWS_THREADS;
-        cfg->rows_per_block = (int)(ROWS_THREADS * packed_r);
-        cfg->input_vec_size = (int)vec;
-        rows_finish(it, cfg);
-        return true;
-    }
 
     if (packed && L * elem <= ROWS_TILE_MAX_ROW_BYTES && !one_vector) {
         /* As many rows as fit the tile (a power of two, 8 to 4096), but at

@@ -20,9 +20,7 @@ static int32_t stride32(const rt__iter *it, int op, int d) {
 /* The ROWS kernels' conditions (reduce_rows.cuh): one contiguous reduced
    dim, blocks of whole warps (direct) or one row per thread (tile), a grid
    covering the rows, 16-byte loads only on aligned rows, a tile only of
-   packed rows whose elements fit its shared memory, the packed kernel only
-   for the row lengths and element size it is compiled for, on packed rows
-   from a 16-byte aligned base. */
+   packed rows whose elements fit its shared memory. */
 static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
     const int64_t elem = it->elem_size[RT__ITER_IN];
     const int64_t L = it->inputs_per_output;
@@ -32,19 +30,6 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
                  RT_ERR_INTERNAL);
     RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 || c->rows_per_block < 1, RT_ERR_INTERNAL);
     RT_RETURN_IF((int64_t)c->grid[0] * c->rows_per_block < it->num_outputs, RT_ERR_INTERNAL);
-    if (c->rows_packed != 0) {
-        /* R rows per thread, R*L 4-byte elements making whole 16-byte
-           vectors: L = 3, 5, 7 (R = 4) or 6 (R = 2), reduce_rows.cuh
-           PackedRows. */
-        const int64_t r = L == 3 || L == 5 || L == 7 ? 4 : L == 6 ? 2 : 0;
-        RT_RETURN_IF(c->rows_tile || elem != 4 || c->rows_packed != L || r == 0, RT_ERR_INTERNAL);
-        RT_RETURN_IF(c->rows_in_flight != r || c->block[0] % 32 != 0 ||
-                         c->rows_per_block != c->block[0] * r,
-                     RT_ERR_INTERNAL);
-        RT_RETURN_IF(it->ndim != 2 || it->strides[RT__ITER_IN][1] != L * elem, RT_ERR_INTERNAL);
-        RT_RETURN_IF((uintptr_t)it->data[RT__ITER_IN] % 16 != 0, RT_ERR_INTERNAL);
-        return RT_OK;
-    }
     if (c->rows_tile) {
         /* Whole warps; lane groups of a power of two up to 32 lanes. */
         RT_RETURN_IF(c->block[0] % 32 != 0 || !is_pow2(c->rows_group) || c->rows_group > 32,

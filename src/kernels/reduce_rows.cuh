@@ -18,13 +18,6 @@
  *    row from shared memory, starting at a rotated column so that rows
  *    sharing a bank start on different banks (rows_rot_*), and stores its
  *    output: coalesced loads and stores for any L, odd ones too.
- *  - packed: packed rows of 4-byte elements and L = 3, 5, 6, 7 (a row is
- *    not a whole number of 16-byte vectors, but R = 4 or 2 rows are): a
- *    thread owns R consecutive rows, loads their KV = R*L/4 aligned 16-byte
- *    vectors at once, folds them in registers and stores R outputs; no
- *    shared memory, no barriers, and a warp's loads cover 32*KV*16
- *    contiguous bytes. L is a template parameter, so element j of the
- *    chunk is known at compile time to be row j / L, column j % L.
  * Results go through Reducer::store, so split pieces (first/last, ACC,
  * index_base) and the indices output behave exactly as in the body.
  *
@@ -54,16 +47,6 @@ template <typename Op, int V> struct RowsTraits {
    270 bytes (-Xptxas -v, sm_90); occupancy follows the registers used. */
 template <typename Op> struct RowsBounds {
     static constexpr int min_blocks = 2;
-};
-
-/* The packed kernel's rows per thread for row length L (4-byte elements):
-   the fewest whole rows whose bytes are whole 16-byte vectors, R*L*4 ==
-   16*KV. Only these four lengths are compiled (CI builds every family on
-   2 cores); tuned_rows.c and check_rows (cuda_args.c) mirror the table. */
-template <int L> struct PackedRows {
-    static_assert(L == 3 || L == 5 || L == 6 || L == 7, "packed rows: L = 3, 5, 6 or 7");
-    static constexpr int R = L == 6 ? 2 : 4;
-    static constexpr int KV = R * L / 4;
 };
 
 /* 16-byte loads per thread per batch of the tile copy: a tile of up to
@@ -223,54 +206,6 @@ template <typename Op> struct RowsReducer {
                 store(acc, row0 + r);
         }
     }
-
-    /* ---- packed: a thread per R whole rows ---------------------------------- */
-    template <int L> __device__ void packed() const {
-        static_assert(sizeof(S) == 4, "packed rows: 4-byte elements");
-        constexpr int R = PackedRows<L>::R, KV = PackedRows<L>::KV;
-        using Load = Packed<S, 4>;
-        const uint32_t n = a.num_outputs;
-        const uint32_t row0 = (blockIdx.x * blockDim.x + threadIdx.x) * (uint32_t)R;
-        if (row0 >= n)
-            return;
-        /* Packed rows (check_rows): row o starts o*L elements past a.in,
-           so with an aligned base the chunk of rows row0.. starts on a
-           16-byte boundary (row0*L*4 == thread * KV * 16). */
-        const S *src = reinterpret_cast<const S *>(a.in) + row0 * (uint32_t)L;
-        A acc[R];
-#pragma unroll
-        for (int r = 0; r < R; r++)
-            acc[r] = op.ident();
-        if (row0 + R <= n) {
-            /* All KV loads before any fold; then element j of the chunk
-               folds into row j / L at column j % L, both constants. */
-            const Load *vsrc = reinterpret_cast<const Load *>(src);
-            Load v[KV];
-#pragma unroll
-            for (int k = 0; k < KV; k++)
-                v[k] = vsrc[k];
-#pragma unroll
-            for (int j = 0; j < R * L; j++)
-                acc[j / L] = op.reduce(acc[j / L], v[j / 4].v[j % 4], (uint32_t)(j % L));
-#pragma unroll
-            for (int r = 0; r < R; r++)
-                store(acc[r], row0 + (uint32_t)r);
-        } else {
-            /* The last thread's partial chunk (N not a multiple of R, so
-               at most R - 1 rows): scalar loads of its rows below n only,
-               so nothing past the input's last element is read. */
-            const uint32_t rows = n - row0;
-#pragma unroll
-            for (int r = 0; r < R - 1; r++) {
-                if ((uint32_t)r < rows) {
-#pragma unroll
-                    for (int i = 0; i < L; i++)
-                        acc[r] = op.reduce(acc[r], src[r * L + i], (uint32_t)i);
-                    store(acc[r], row0 + (uint32_t)r);
-                }
-            }
-        }
-    }
 };
 
 template <typename Op, int V>
@@ -286,49 +221,14 @@ __global__ void __launch_bounds__(128) rows_tile_kernel(const __grid_constant__ 
     RowsReducer<Op>(a).tile(rt_smem);
 }
 
-/* 256 threads (the config's ROWS_THREADS): at most 7 16-byte loads and 4
-   states per thread, so no register bound is needed for occupancy. */
-template <typename Op, int L>
-__global__ void __launch_bounds__(256, RowsBounds<Op>::min_blocks)
-    rows_packed_kernel(const __grid_constant__ rt__kernel_args a) {
-    RowsReducer<Op>(a).template packed<L>();
-}
-
-template <typename Op, int L>
-cudaError_t launch_rows_packed(const rt__launch_config *c, dim3 grid, dim3 block,
-                               cudaStream_t stream, void **params) {
-    if (c->rows_in_flight != PackedRows<L>::R)
-        return cudaErrorInvalidValue;
-    return launch_fast<rows_packed_kernel<Op, L>>(grid, block, 0, stream, params);
-}
-
-/* The launch of any ROWS kernel; cudaErrorInvalidValue for a config the
-   kernels were not compiled for (rows_in_flight, vector width, packed
-   length or element size). */
+/* The launch of either ROWS kernel; cudaErrorInvalidValue for a config the
+   kernels were not compiled for (rows_in_flight, vector width). */
 template <typename Op>
 cudaError_t launch_rows(const rt__kernel_args *a, const rt__launch_config *c, size_t smem,
                         cudaStream_t stream) {
     using S = typename Op::scalar_t;
     const dim3 grid((unsigned)c->grid[0], 1, 1), block((unsigned)c->block[0], 1, 1);
     void *params[] = {const_cast<rt__kernel_args *>(a)};
-    if (c->rows_packed != 0) {
-        /* Stamped for 4-byte elements only (f32, i32). */
-        if constexpr (sizeof(S) == 4) {
-            switch (c->rows_packed) {
-            case 3:
-                return launch_rows_packed<Op, 3>(c, grid, block, stream, params);
-            case 5:
-                return launch_rows_packed<Op, 5>(c, grid, block, stream, params);
-            case 6:
-                return launch_rows_packed<Op, 6>(c, grid, block, stream, params);
-            case 7:
-                return launch_rows_packed<Op, 7>(c, grid, block, stream, params);
-            default:
-                break;
-            }
-        }
-        return cudaErrorInvalidValue;
-    }
     if (c->rows_tile)
         return launch_fast<rows_tile_kernel<Op>>(grid, block, smem, stream, params);
     constexpr int VW = 16 / sizeof(S);
