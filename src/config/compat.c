@@ -110,14 +110,8 @@ static void init_config(rt__launch_config *c, const rt__op_traits *op) {
    the kernel's op uses fits (TUNED only; PyTorch vectorizes a single
    reduced dim alone). */
 static bool nd_vectorizable(const rt__iter *it, int input_size) {
-    const int64_t vb = RT__ND_VEC_BYTES;
-    if (it->num_reduce_dims < 2 || (it->shape[0] * input_size) % vb != 0 ||
-        (uintptr_t)it->data[RT__ITER_IN] % (uintptr_t)vb != 0)
-        return false;
-    for (int d = 1; d < it->ndim; d++)
-        if (it->shape[d] > 1 && it->strides[RT__ITER_IN][d] % vb != 0)
-            return false;
-    return true;
+    return it->num_reduce_dims >= 2 && (it->shape[0] * input_size) % RT__ND_VEC_BYTES == 0 &&
+           rt__iter_input_aligned(it, RT__ND_VEC_BYTES, 0);
 }
 
 rt_status rt__config_compat(const rt__iter *it, const rt__op_traits *op,

@@ -71,17 +71,6 @@ static int log2_pow2(int v) {
     return s;
 }
 
-/* Every row start (input base and each kept dim's input stride) is a
-   multiple of `bytes`. */
-static bool rows_aligned(const rt__iter *it, int64_t bytes) {
-    if ((uintptr_t)it->data[RT__ITER_IN] % (uintptr_t)bytes != 0)
-        return false;
-    for (int d = it->num_reduce_dims; d < it->ndim; d++)
-        if (it->shape[d] > 1 && it->strides[RT__ITER_IN][d] % bytes != 0)
-            return false;
-    return true;
-}
-
 static void rows_common(const rt__op_traits *op, rt__launch_config *c) {
     *c = (rt__launch_config){0};
     c->policy = RT_POLICY_TUNED;
@@ -120,7 +109,7 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
        f32 sum dim 1: tile 189.9 -> direct 172.3 us (80 -> 88% of the read
        ceiling; Inductor 155 us). Not for longer rows: [2^22,32] ran 135.1
        in the tile and 173.5 us direct (2 lanes per row). */
-    const bool one_vector = packed && L * elem == 16 && rows_aligned(it, 16);
+    const bool one_vector = packed && L * elem == 16 && rt__iter_input_aligned(it, 16, 0);
 
     if (packed && L * elem <= ROWS_TILE_MAX_ROW_BYTES && !one_vector) {
         /* As many rows as fit the tile (a power of two, 8 to 4096), but at
@@ -162,7 +151,7 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
         return true;
     }
 
-    const bool use_vec = vec > 1 && L % vec == 0 && rows_aligned(it, 16);
+    const bool use_vec = vec > 1 && L % vec == 0 && rt__iter_input_aligned(it, 16, 0);
     const int64_t v = use_vec ? vec : 1;
     const int64_t chunks = (L + v - 1) / v;
     /* About four loads per lane per row: 32 lanes for 127 floats, 8 lanes

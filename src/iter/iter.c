@@ -233,6 +233,15 @@ int rt__iter_noperands(const rt__iter *it) {
     return n;
 }
 
+bool rt__iter_input_aligned(const rt__iter *it, int64_t bytes, int skip_dim) {
+    if ((uintptr_t)it->data[RT__ITER_IN] % (uintptr_t)bytes != 0)
+        return false;
+    for (int d = 0; d < it->ndim; d++)
+        if (d != skip_dim && it->shape[d] > 1 && it->strides[RT__ITER_IN][d] % bytes != 0)
+            return false;
+    return true;
+}
+
 int64_t rt__iter_add_acc(rt__iter *it, char *base, int acc_size) {
     int64_t stride = acc_size;
     for (int d = 0; d < it->ndim; d++) {

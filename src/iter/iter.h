@@ -78,6 +78,12 @@ int rt__iter_noperands(const rt__iter *it);
  */
 int64_t rt__iter_add_acc(rt__iter *it, char *base, int acc_size);
 
+/* True when the input base and the input stride of every dim other than
+   skip_dim (-1: none) whose extent exceeds 1 are multiples of `bytes`: the
+   alignment test of the vector paths (outputs: skip the fastest kept dim;
+   rows: skip the reduced dim). */
+bool rt__iter_input_aligned(const rt__iter *it, int64_t bytes, int skip_dim);
+
 /* True when the element count and, for every operand, the largest byte
    offset reachable in either direction from its base are <= limit
    (INT32_MAX when limit <= 0). */

@@ -48,10 +48,7 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
                  RT_ERR_INTERNAL);
     if (v != 1) {
         RT_RETURN_IF(v * elem != 16 || L % v != 0, RT_ERR_INTERNAL);
-        RT_RETURN_IF((uintptr_t)it->data[RT__ITER_IN] % 16 != 0, RT_ERR_INTERNAL);
-        for (int d = 1; d < it->ndim; d++)
-            RT_RETURN_IF(it->shape[d] > 1 && it->strides[RT__ITER_IN][d] % 16 != 0,
-                         RT_ERR_INTERNAL);
+        RT_RETURN_IF(!rt__iter_input_aligned(it, 16, 0), RT_ERR_INTERNAL);
     }
     return RT_OK;
 }
@@ -88,14 +85,10 @@ rt_status rt__cuda_check_config(const rt__iter *it, const rt__launch_config *c) 
            or tail). */
         RT_RETURN_IF(ovs != 1 || R < 1 || it->strides[RT__ITER_IN][0] != elem, RT_ERR_INTERNAL);
         RT_RETURN_IF(!rt__config_block_x_reduce(c) || c->output_mult[0] != 0, RT_ERR_INTERNAL);
-        if (R > 1) {
-            const int64_t vb = RT__ND_VEC_BYTES;
-            RT_RETURN_IF((it->shape[0] * elem) % vb != 0, RT_ERR_INTERNAL);
-            RT_RETURN_IF((uintptr_t)it->data[RT__ITER_IN] % (uintptr_t)vb != 0, RT_ERR_INTERNAL);
-            for (int d = 1; d < it->ndim; d++)
-                RT_RETURN_IF(it->shape[d] > 1 && it->strides[RT__ITER_IN][d] % vb != 0,
-                             RT_ERR_INTERNAL);
-        }
+        if (R > 1)
+            RT_RETURN_IF((it->shape[0] * elem) % RT__ND_VEC_BYTES != 0 ||
+                             !rt__iter_input_aligned(it, RT__ND_VEC_BYTES, 0),
+                         RT_ERR_INTERNAL);
     }
     if (ovs > 1) {
         /* OVS adjacent outputs are OVS adjacent, aligned input elements
@@ -103,10 +96,7 @@ rt_status rt__cuda_check_config(const rt__iter *it, const rt__launch_config *c) 
         const int64_t vb = elem * ovs;
         RT_RETURN_IF(R >= it->ndim || it->strides[RT__ITER_IN][R] != elem, RT_ERR_INTERNAL);
         RT_RETURN_IF(it->shape[R] % ovs != 0, RT_ERR_INTERNAL);
-        RT_RETURN_IF((uintptr_t)it->data[RT__ITER_IN] % (uintptr_t)vb != 0, RT_ERR_INTERNAL);
-        for (int d = 0; d < it->ndim; d++)
-            RT_RETURN_IF(d != R && it->shape[d] > 1 && it->strides[RT__ITER_IN][d] % vb != 0,
-                         RT_ERR_INTERNAL);
+        RT_RETURN_IF(!rt__iter_input_aligned(it, vb, R), RT_ERR_INTERNAL);
     }
     return RT_OK;
 }
