@@ -59,6 +59,15 @@ typedef enum rt__kernel_kind {
    eight-byte elements. */
 #define RT__ND_VEC_BYTES 32
 
+/* Partials per thread the last block of a global reduce loads at once, by
+   accumulator size: 8 of 4-byte accumulators, 1 of larger ones, so the
+   batch stays inside the registers the kernel already uses for its loads
+   (-Xptxas -v, sm_90: f32 sums with 4 outputs per thread 55 -> 56
+   registers; 2 at once took int64 sums from 70 to 96, 8 Welford states
+   f32 var from 56 to 72). Read by the kernel (reduce_body.cuh) and by
+   TUNED's cap on block splits (tuned.c). */
+#define RT__TAIL_LOADS(acc_bytes) ((acc_bytes) <= 4 ? 8 : 1)
+
 typedef struct rt__launch_config {
     rt_policy policy;     /* COMPAT or TUNED, as chosen */
     rt__kernel_kind kernel;

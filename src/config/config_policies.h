@@ -20,12 +20,6 @@ static inline int64_t rt__max64(int64_t a, int64_t b) {
     return a > b ? a : b;
 }
 
-/* Partials per thread the kernel's global-reduce tail loads at once
-   (reduce_body.cuh, tail_loads): 8 of 4-byte accumulators, else 1. */
-static inline int64_t rt__config_tail_loads(int acc_size) {
-    return acc_size <= 4 ? 8 : 1;
-}
-
 /* PyTorch 2.11's setReduceConfig, reproduced field for field (compat.c).
    Fills every field of *cfg, policy = RT_POLICY_COMPAT. Always RT_OK on
    checked arguments. */

@@ -36,7 +36,7 @@ enum {
     MIN_LOADS_TO_SPLIT = 16,
     /* PyTorch's cap: no thread reads more than 256 values per block split. */
     MAX_VALUES_PER_THREAD = 256,
-    /* Batches of partials (rt__config_tail_loads each) a thread of the last
+    /* Batches of partials (RT__TAIL_LOADS each) a thread of the last
        block of a split loads in turn: a cap on the split when few threads
        fold it (rows of a block whose lanes own outputs). H200, one run,
        ctas per tile capped at trips x threads x 8 (f32):
@@ -78,9 +78,9 @@ static void retune_global_split(const rt__iter *it, const rt__op_traits *op,
     ctas = rt__max64(ctas, rt__div_up(vpt, MAX_VALUES_PER_THREAD));
     /* The last block folds every partial of its tile: its threads (rows
        of the block when lanes own outputs) each take a run of them,
-       rt__config_tail_loads at a time, one L2 round trip per batch. */
+       RT__TAIL_LOADS at a time, one L2 round trip per batch. */
     const int64_t folders = c->input_mult[0] != 0 ? c->num_threads : c->block[1];
-    const int64_t per_trip = folders * rt__config_tail_loads(op->acc_size);
+    const int64_t per_trip = folders * RT__TAIL_LOADS(op->acc_size);
     ctas = rt__min64(ctas, rt__max64(2, MAX_TAIL_TRIPS * per_trip));
     ctas = rt__min64(ctas, 65535);
     if (ctas > 1) {

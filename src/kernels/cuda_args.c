@@ -81,7 +81,7 @@ rt_status rt__cuda_check_config(const rt__iter *it, const rt__launch_config *c) 
         /* A contiguous fastest reduced dim, split over the lanes of a row.
            With several reduced dims no vector may straddle a row of it:
            its extent in bytes, the base and every other stride are
-           multiples of the widest vector (vectorized_nd_reduce has no head
+           multiples of the widest vector (vectorized_reduce has no head
            or tail). */
         RT_RETURN_IF(ovs != 1 || R < 1 || it->strides[RT__ITER_IN][0] != elem, RT_ERR_INTERNAL);
         RT_RETURN_IF(!rt__config_block_x_reduce(c) || c->output_mult[0] != 0, RT_ERR_INTERNAL);

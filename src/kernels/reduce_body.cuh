@@ -32,16 +32,6 @@ template <typename Op> static __device__ __host__ constexpr int loads_in_flight(
     return Op::loads_in_flight;
 }
 
-/* Partials the last block of a global reduce loads at once per thread: 8
-   of 4-byte accumulators, 1 of larger ones, so the batch stays inside the
-   registers the kernel already uses for its loads (-Xptxas -v, sm_90: f32
-   sums with 4 outputs per thread 55 -> 56 registers; 2 at once took int64
-   sums from 70 to 96, 8 Welford states f32 var from 56 to 72). Mirrored by
-   rt__config_tail_loads. */
-template <typename A> static __device__ __host__ constexpr int tail_loads() {
-    return sizeof(A) <= 4 ? 8 : 1;
-}
-
 /* Whether Op folds a whole vector at once (Op::packed true, with
    reduce_packed(acc, Packed<S, V>)): any/all of integer inputs. */
 template <typename Op, typename = void> struct HasPackedReduce {
@@ -110,89 +100,76 @@ template <typename Op, int OVS> struct Reducer {
         }
     }
 
-    /* Contiguous reduced dim, vectorize_input: an unaligned head, then
-       aligned vectors of input_vec elements, Op's loads_in_flight of them
-       per iteration (independent loads before any fold), then the tail.
-       Element i of a vector feeds accumulator i % K (K = min(input_vec,
-       vt0) lockstep states), so 16 one-byte elements per load cost 4
-       states, not 16, and Welford's 16-byte states stay at vt0 = 2. */
-    __device__ A vectorized_reduce(const S *data) const {
+    /* Folds vectors idx, idx + step, ... (below nvec) into the K lane
+       states, Op's loads_in_flight of them per iteration (independent loads
+       before any fold); vector j holds reduced elements first + j*V ..
+       first + j*V + V-1 and load(j) reads it. Element i of a vector feeds
+       state i % K (K = min(input_vec, vt0) lockstep states), so 16
+       one-byte elements per load cost 4 states, not 16, and Welford's
+       16-byte states stay at vt0 = 2. */
+    template <int K, typename LoadAt>
+    __device__ void fold_vectors(A (&acc)[K], uint32_t nvec, uint32_t first, LoadAt load) const {
         constexpr int V = Op::input_vec;
-        constexpr int K = V < Op::vt0 ? V : Op::vt0;
         constexpr int L = loads_in_flight<Op>();
         using Load = Packed<S, V>;
-        const uint32_t end = a.num_inputs;
-        A acc[K];
-#pragma unroll
-        for (int i = 0; i < K; i++)
-            acc[i] = op.ident();
-
-        const uint32_t mis = (uint32_t)(reinterpret_cast<uintptr_t>(data) % sizeof(Load)) / sizeof(S);
-        const uint32_t head = mis == 0 ? 0 : min(end, (uint32_t)V - mis);
-        if (head > 0 && owns_row_ends())
-            for (uint32_t i = threadIdx.x; i < head; i += blockDim.x)
-                acc[0] = op.reduce(acc[0], data[i], i);
-
-        const Load *vec = reinterpret_cast<const Load *>(data + head);
-        const uint32_t n = end - head, nvec = n / V, step = a.step_input;
+        const uint32_t step = a.step_input;
         uint32_t idx = input_idx();
         while ((uint64_t)idx + (uint64_t)(L - 1) * step < nvec) {
             Load v[L];
 #pragma unroll
             for (int l = 0; l < L; l++)
-                v[l] = load_stream(&vec[idx + l * step]);
+                v[l] = load(idx + l * step);
 #pragma unroll
             for (int l = 0; l < L; l++)
-                fold_vector(acc, v[l], head + (idx + l * step) * V);
+                fold_vector(acc, v[l], first + (idx + l * step) * V);
             idx += L * step;
         }
         /* Fewer than L vectors left, one at a time (loading them all first,
            guarded, spilled 8 to 84 bytes in most ops under 32 registers). */
         for (; idx < nvec; idx += step)
-            fold_vector(acc, load_stream(&vec[idx]), head + idx * V);
-        if (owns_row_ends())
-            for (uint32_t i = nvec * V + threadIdx.x; i < n; i += blockDim.x)
-                acc[0] = op.reduce(acc[0], data[head + i], head + i);
-
-#pragma unroll
-        for (int i = 1; i < K; i++)
-            acc[0] = op.combine(acc[0], acc[i]);
-        return acc[0];
+            fold_vector(acc, load(idx), first + idx * V);
     }
 
-    /* Several reduced dims whose fastest is contiguous, with its extent,
-       the slice and every other stride multiples of a 16-byte vector (the
-       config checks): each vector lies inside one row of that dim, so
-       vector j is reduced elements j*V .. j*V+V-1 at input_offset(j*V).
-       No head or tail; Op's loads_in_flight vectors per iteration. */
-    __device__ A vectorized_nd_reduce(const char *slice) const {
+    /* vectorize_input: the contiguous fastest reduced dim read in aligned
+       vectors of input_vec elements (fold_vectors). With one reduced dim
+       (a row at the slice), an unaligned head and the tail are read as
+       scalars by the row's first warp row and block. With several, the
+       config guarantees that no vector straddles a row of that dim: its
+       extent in bytes, the slice and every other stride are multiples of
+       RT__ND_VEC_BYTES, so vector j sits at input_offset(j*V) and there is
+       no head or tail. */
+    __device__ A vectorized_reduce(const char *slice) const {
         constexpr int V = Op::input_vec;
         constexpr int K = V < Op::vt0 ? V : Op::vt0;
-        constexpr int L = loads_in_flight<Op>();
         using Load = Packed<S, V>;
-        static_assert(sizeof(Load) <= RT__ND_VEC_BYTES && RT__ND_VEC_BYTES % sizeof(Load) == 0,
-                      "the config's nd-vector rule must cover this op's vector");
         A acc[K];
 #pragma unroll
         for (int i = 0; i < K; i++)
             acc[i] = op.ident();
-        const uint32_t nvec = a.num_inputs / V, step = a.step_input;
-        uint32_t idx = input_idx();
-        while ((uint64_t)idx + (uint64_t)(L - 1) * step < nvec) {
-            Load v[L];
-#pragma unroll
-            for (int l = 0; l < L; l++)
-                v[l] = load_stream(
-                    reinterpret_cast<const Load *>(slice + input_offset(a, (idx + l * step) * V)));
-#pragma unroll
-            for (int l = 0; l < L; l++)
-                fold_vector(acc, v[l], (idx + l * step) * V);
-            idx += L * step;
+
+        if (a.in_ndim == 1) {
+            const S *data = reinterpret_cast<const S *>(slice);
+            const uint32_t end = a.num_inputs;
+            const uint32_t mis =
+                (uint32_t)(reinterpret_cast<uintptr_t>(data) % sizeof(Load)) / sizeof(S);
+            const uint32_t head = mis == 0 ? 0 : min(end, (uint32_t)V - mis);
+            if (head > 0 && owns_row_ends())
+                for (uint32_t i = threadIdx.x; i < head; i += blockDim.x)
+                    acc[0] = op.reduce(acc[0], data[i], i);
+            const Load *vec = reinterpret_cast<const Load *>(data + head);
+            const uint32_t n = end - head, nvec = n / V;
+            fold_vectors(acc, nvec, head, [vec](uint32_t j) { return load_stream(&vec[j]); });
+            if (owns_row_ends())
+                for (uint32_t i = nvec * V + threadIdx.x; i < n; i += blockDim.x)
+                    acc[0] = op.reduce(acc[0], data[head + i], head + i);
+        } else {
+            static_assert(sizeof(Load) <= RT__ND_VEC_BYTES && RT__ND_VEC_BYTES % sizeof(Load) == 0,
+                          "the config's nd-vector rule must cover this op's vector");
+            fold_vectors(acc, a.num_inputs / V, 0, [this, slice](uint32_t j) {
+                return load_stream(reinterpret_cast<const Load *>(slice + input_offset(a, j * V)));
+            });
         }
-        for (; idx < nvec; idx += step)
-            fold_vector(
-                acc, load_stream(reinterpret_cast<const Load *>(slice + input_offset(a, idx * V))),
-                idx * V);
+
 #pragma unroll
         for (int i = 1; i < K; i++)
             acc[0] = op.combine(acc[0], acc[i]);
@@ -250,8 +227,7 @@ template <typename Op, int OVS> struct Reducer {
         if constexpr (OVS == 1) {
             if (a.vectorize_input) {
                 AV r;
-                r.v[0] = a.in_ndim == 1 ? vectorized_reduce(reinterpret_cast<const S *>(slice))
-                                        : vectorized_nd_reduce(slice);
+                r.v[0] = vectorized_reduce(slice);
                 return r;
             }
         }
@@ -418,11 +394,11 @@ template <typename Op, int OVS> struct Reducer {
         const uint32_t chunk = (ctas + nt - 1) / nt;
         const uint32_t begin = min(ctas, t * chunk), finish = min(ctas, begin + chunk);
         value = ident_vec();
-        /* TAIL partials in flight, folded in index order (the result stays
+        /* RT__TAIL_LOADS partials in flight, folded in index order (the result stays
            bit-identical): one at a time, each fold waited a full L2 round
            trip, and a 4-row block folding 1056 partials per output took
            ~40 us of a 74 us NHWC mean (H200, v1.2). */
-        constexpr int TAIL = tail_loads<A>();
+        constexpr int TAIL = RT__TAIL_LOADS((int)sizeof(A));
         uint32_t c = begin;
         for (; c + TAIL <= finish; c += TAIL) {
             AV part[TAIL];
