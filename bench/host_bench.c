@@ -89,13 +89,12 @@ static double time_stage(job *j, stage_fn f, bool sync) {
 
 cudaError_t rt_bench_launch_empty(int big, const rt__kernel_args *a); /* host_kernels.cu */
 
-int rt_bench_driver_init(void);                               /* host_kernels.cu */
-int rt_bench_launch_empty_driver(const rt__kernel_args *a);   /* host_kernels.cu */
-cudaError_t rt_bench_launch_empty_runtime(const rt__kernel_args *a);
+cudaError_t rt_bench_launch_empty_fast(const rt__kernel_args *a);    /* host_kernels.cu */
+cudaError_t rt_bench_launch_empty_runtime(const rt__kernel_args *a); /* host_kernels.cu */
 
 static rt__kernel_args g_empty_args;
-static void st_empty_driver(job *j) {
-    j->sink += rt_bench_launch_empty_driver(&g_empty_args);
+static void st_empty_fast(job *j) {
+    j->sink += rt_bench_launch_empty_fast(&g_empty_args);
 }
 static void st_empty_runtime(job *j) {
     j->sink += rt_bench_launch_empty_runtime(&g_empty_args);
@@ -145,10 +144,6 @@ int main(void) {
     if (rt__problem_init(j.ctx, &j.args, &j.pb) != RT_OK)
         return 1;
     rt__iter_build(&j.pb, &j.it);
-    if (rt_bench_driver_init() != 0) {
-        fprintf(stderr, "host_bench: no driver entry point for cuLaunchKernel\n");
-        return 1;
-    }
 
     static const struct {
         const char *name;
@@ -179,7 +174,7 @@ int main(void) {
                    {"empty kernel, 900-byte args, enqueue", st_empty_big},
                    {"empty kernel, 12-byte args, enqueue", st_empty_small},
                    {"empty kernel, 900 B, cudaLaunchKernel", st_empty_runtime},
-                   {"empty kernel, 900 B, cuLaunchKernel", st_empty_driver}};
+                   {"empty kernel, 900 B, launch_fast", st_empty_fast}};
         for (size_t e = 0; e < sizeof enq / sizeof enq[0]; e++) {
             (void)time_enqueue(&j, enq[e].f);
             printf("  %-40s %8.1f\n", enq[e].name, time_enqueue(&j, enq[e].f));

@@ -25,29 +25,13 @@ extern "C" cudaError_t rt_bench_launch_empty(int big, const rt__kernel_args *a) 
 }
 
 /* The same 900-byte launch through cudaLaunchKernel (no <<<>>> stub) and
-   through the driver's cuLaunchKernel on the kernel's CUfunction, both
-   looked up once: what a cheaper launch path could save per call. */
-#include <cuda.h>
+   through the library's own path (launch_fast.cuh: cuLaunchKernel on a
+   cached CUfunction): what each launch path costs per call. */
+#include "launch_fast.cuh"
 
-typedef CUresult (*cu_launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                 unsigned, unsigned, CUstream, void **, void **);
-static cu_launch_fn g_cu_launch;
-static cudaFunction_t g_big_fn;
-
-extern "C" int rt_bench_driver_init(void) {
-    cudaDriverEntryPointQueryResult q;
-    if (cudaGetDriverEntryPointByVersion("cuLaunchKernel", (void **)&g_cu_launch, 12000,
-                                         cudaEnableDefault, &q) != cudaSuccess ||
-        q != cudaDriverEntryPointSuccess)
-        return -1;
-    if (cudaGetFuncBySymbol(&g_big_fn, (const void *)rt_bench_empty_big) != cudaSuccess)
-        return -1;
-    return 0;
-}
-
-extern "C" int rt_bench_launch_empty_driver(const rt__kernel_args *a) {
+extern "C" cudaError_t rt_bench_launch_empty_fast(const rt__kernel_args *a) {
     void *params[] = {const_cast<rt__kernel_args *>(a)};
-    return (int)g_cu_launch((CUfunction)g_big_fn, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr);
+    return rt::launch_fast<rt_bench_empty_big>(dim3(1), dim3(32), 0, nullptr, params);
 }
 
 extern "C" cudaError_t rt_bench_launch_empty_runtime(const rt__kernel_args *a) {
