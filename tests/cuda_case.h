@@ -238,13 +238,12 @@ static inline void make_case(rt_case *c, rt_op op, rt_dtype dt, rt_dtype out_dt,
 }
 
 /*
- * The launch configuration case c gets on ctx under policy (one piece):
- * the same validation, iteration space and config the executor computes.
- * The case's device copy must exist (dev_case_run ran), since validation
- * asks the runtime where pointers live.
+ * The validated problem and iteration space the executor builds for case c
+ * on ctx under policy. The case's device copy must exist (dev_case_run
+ * ran), since validation asks the runtime where pointers live.
  */
-static inline rt__launch_config case_config(rt_context *ctx, const rt_case *c, const dev_case *d,
-                                            rt_policy policy) {
+static inline void case_iter(rt_context *ctx, const rt_case *c, const dev_case *d,
+                             rt_policy policy, rt__problem *pb, rt__iter *it) {
     rt_tensor tin = rt_case_rebase(&c->in, &c->in_buf, d->in.p);
     rt_tensor tout = rt_case_rebase(&c->out, &c->out_buf, d->out.p);
     rt_tensor tidx = rt_case_rebase(&c->idx, &c->idx_buf, d->idx.p);
@@ -254,14 +253,36 @@ static inline rt__launch_config case_config(rt_context *ctx, const rt_case *c, c
     a.out = &tout;
     a.indices = c->has_idx ? &tidx : NULL;
     a.policy = policy;
+    assert_int_equal(rt__problem_init(ctx, &a, pb), RT_OK);
+    rt__iter_build(pb, it);
+}
+
+/* The launch configuration case c gets on ctx under policy (one piece):
+   the same validation, iteration space and config the executor computes. */
+static inline rt__launch_config case_config(rt_context *ctx, const rt_case *c, const dev_case *d,
+                                            rt_policy policy) {
     rt__problem pb;
-    assert_int_equal(rt__problem_init(ctx, &a, &pb), RT_OK);
     rt__iter it;
-    rt__iter_build(&pb, &it);
+    case_iter(ctx, c, d, policy, &pb, &it);
     rt__op_traits tr = rt__op_traits_for(pb.op, pb.in.dtype, pb.out.dtype, pb.has_indices);
     rt__launch_config cfg;
     assert_int_equal(rt__config_compute(&it, &tr, rt__cuda_props(ctx), policy, &cfg), RT_OK);
     return cfg;
+}
+
+/* The start of every GPU test's main: CUDA_TEST_SKIP without a CUDA
+   device, 1 if a CUDA context on device 0 cannot be made, else 0 with
+   *gpu ready. */
+static inline int open_gpu_context(rt_context **gpu) {
+    if (rt_cuda_device_count() <= 0) {
+        printf("no CUDA device: skipped\n");
+        return CUDA_TEST_SKIP;
+    }
+    if (rt_context_create(gpu, RT_DEVICE_CUDA, 0) != RT_OK) {
+        printf("context creation failed\n");
+        return 1;
+    }
+    return 0;
 }
 
 #endif /* RT_TEST_CUDA_CASE_H */

@@ -595,12 +595,10 @@ static void test_arg_ties_and_nan(void **state) {
 
 int main(void) {
     /* Before anything else: no GPU, nothing to test here. */
-    if (rt_cuda_device_count() <= 0) {
-        printf("no CUDA device: skipped\n");
-        return CUDA_TEST_SKIP;
-    }
-    if (rt_context_create(&g_gpu, RT_DEVICE_CUDA, 0) != RT_OK ||
-        rt_context_create(&g_cpu, RT_DEVICE_CPU, 0) != RT_OK) {
+    const int opened = open_gpu_context(&g_gpu);
+    if (opened != 0)
+        return opened;
+    if (rt_context_create(&g_cpu, RT_DEVICE_CPU, 0) != RT_OK) {
         printf("context creation failed\n");
         return 1;
     }

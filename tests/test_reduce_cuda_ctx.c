@@ -243,14 +243,9 @@ static void test_errors(void **state) {
 }
 
 int main(void) {
-    if (rt_cuda_device_count() <= 0) {
-        printf("no CUDA device: skipped\n");
-        return CUDA_TEST_SKIP;
-    }
-    if (rt_context_create(&g_gpu, RT_DEVICE_CUDA, 0) != RT_OK) {
-        printf("context creation failed\n");
-        return 1;
-    }
+    const int opened = open_gpu_context(&g_gpu);
+    if (opened != 0)
+        return opened;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_determinism),    cmocka_unit_test(test_stream),
         cmocka_unit_test(test_stream_switch),

@@ -31,18 +31,9 @@ static rt_status count_piece(void *user, const rt__iter *piece, bool first, bool
 
 /* How the executor will cut case c under `limit`. */
 static piece_count case_pieces(const rt_case *c, const dev_case *d, int64_t limit) {
-    rt_tensor tin = rt_case_rebase(&c->in, &c->in_buf, d->in.p);
-    rt_tensor tout = rt_case_rebase(&c->out, &c->out_buf, d->out.p);
-    rt_tensor tidx = rt_case_rebase(&c->idx, &c->idx_buf, d->idx.p);
-    rt_reduce_args a;
-    rt_case_args(c, &a);
-    a.in = &tin;
-    a.out = &tout;
-    a.indices = c->has_idx ? &tidx : NULL;
     rt__problem pb;
-    assert_int_equal(rt__problem_init(g_gpu, &a, &pb), RT_OK);
     rt__iter it;
-    rt__iter_build(&pb, &it);
+    case_iter(g_gpu, c, d, RT_POLICY_DEFAULT, &pb, &it);
     assert_false(rt__iter_fits(&it, limit));
     piece_count pc = {0, 0};
     assert_int_equal(rt__iter_for_each_piece(&it, limit, count_piece, &pc), RT_OK);
@@ -206,14 +197,9 @@ static void test_over_2_31_elements(void **state) {
 }
 
 int main(void) {
-    if (rt_cuda_device_count() <= 0) {
-        printf("no CUDA device: skipped\n");
-        return CUDA_TEST_SKIP;
-    }
-    if (rt_context_create(&g_gpu, RT_DEVICE_CUDA, 0) != RT_OK) {
-        printf("context creation failed\n");
-        return 1;
-    }
+    const int opened = open_gpu_context(&g_gpu);
+    if (opened != 0)
+        return opened;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_split_limit),
         cmocka_unit_test(test_over_2_31_elements),
