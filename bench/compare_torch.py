@@ -51,6 +51,8 @@ def parse_args(argv):
     p.add_argument("--filter", default="",
                    help="only cases whose name contains this (comma-separated: any of them)")
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
+    p.add_argument("--dump-code", metavar="DIR",
+                   help="write the code torch.compile generates for each case to DIR/<case>.py")
     p.add_argument("--reps", type=int, default=100, help="timed calls per measurement")
     p.add_argument("--warmup", type=int, default=10, help="untimed calls before them")
     p.add_argument("--host-calls", type=int, default=10000, help="calls per host-overhead batch")
@@ -235,7 +237,14 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device):
         try:
             torch._dynamo.reset()  # a fresh cache per case: no recompile limit, no fallback
             cf = torch.compile(f, dynamic=False)
-            got = cf(t.views[0])
+            if opts.dump_code:
+                from torch._inductor.utils import run_and_get_code
+                got, codes = run_and_get_code(cf, t.views[0])
+                os.makedirs(opts.dump_code, exist_ok=True)
+                with open(os.path.join(opts.dump_code, case["name"] + ".py"), "w") as out:
+                    out.write("\n\n# ---- next module ----\n\n".join(codes))
+            else:
+                got = cf(t.views[0])
             ok, _ = matches(torch, got, f(t.views[0]), case["out_dtype"])
             if not ok:
                 row["notes"].append("torch.compile result differs from eager")

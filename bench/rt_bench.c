@@ -16,7 +16,7 @@
 static const char usage[] =
     "usage: rt_bench [--filter SUBSTR] [--reps N] [--quick] [--policy compat|tuned]\n"
     "                [--json PATH] [--no-check] [--device N] [--list-json]\n"
-    "  --filter SUBSTR  run only cases whose name contains SUBSTR\n"
+    "  --filter SUBSTR  run only cases whose name contains SUBSTR (a comma list: any)\n"
     "  --reps N         timed calls per case (default 100); the median is reported\n"
     "  --quick          50 reps, 2 warm-up calls, 2000 host-overhead calls, no CPU check\n"
     "  --policy P       launch-configuration policy: tuned (default) or compat\n"

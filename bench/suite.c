@@ -141,7 +141,18 @@ const rt__bench_case rt__bench_suite[] = {
 const int rt__bench_suite_len = (int)(sizeof(rt__bench_suite) / sizeof(rt__bench_suite[0]));
 
 bool rt__bench_case_matches(const rt__bench_case *c, const char *filter) {
-    return filter == NULL || filter[0] == '\0' || strstr(c->name, filter) != NULL;
+    if (filter == NULL || filter[0] == '\0')
+        return true;
+    /* A comma-separated list: any of its substrings. */
+    for (const char *p = filter; *p != '\0';) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        for (const char *n = c->name; len > 0 && strlen(n) >= len; n++)
+            if (strncmp(n, p, len) == 0)
+                return true;
+        p += len + (comma ? 1 : 0);
+    }
+    return false;
 }
 
 /* Whether the reduction is "rows of a contiguous matrix": a contiguous

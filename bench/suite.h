@@ -75,7 +75,8 @@ typedef struct rt__bench_layout {
  */
 rt_status rt__bench_case_layout(const rt__bench_case *c, rt__bench_layout *l);
 
-/* True when name contains filter (NULL or "" matches everything). */
+/* True when name contains filter, or any entry of a comma-separated filter
+   (NULL or "" matches everything). */
 bool rt__bench_case_matches(const rt__bench_case *c, const char *filter);
 
 /*

@@ -1,0 +1,218 @@
+// read_probe: what the streaming-read ceiling depends on. Times one f32 sum
+// of a large buffer with several load schemes, in one process, and prints
+// GB/s per scheme and size, so a kernel change can be aimed at the scheme
+// that reads fastest on this GPU (bench/NOTES.md, v1.4).
+//
+//   read_probe [--reps N]
+//
+// Schemes (256-thread blocks unless named):
+//   grid-stride  one wave of blocks; each step a block reads threads x 16 B,
+//                the grid steps over the whole buffer (rt_bench's ceiling)
+//   blocked      one wave of blocks; each block reads one contiguous chunk
+//   one-shot     one block per threads x U x 16 B; a block reads and exits
+// and load instructions: ld.global.nc (nc), the same with a 256-byte L2
+// prefetch (nc.256), plain ld.global (ld), ld.global.cs (cs).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+enum Mode { GRID_STRIDE, BLOCKED, ONE_SHOT };
+enum Hint { NC, NC_L2_256, PLAIN, CS };
+
+template <int HINT>
+__device__ __forceinline__ float4 load4(const float4 *p) {
+    float4 v;
+    if (HINT == NC) {
+        v = __ldg(p);
+    } else if (HINT == NC_L2_256) {
+        asm volatile("ld.global.nc.L2::256B.v4.f32 {%0,%1,%2,%3}, [%4];"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "l"(p));
+    } else if (HINT == PLAIN) {
+        asm volatile("ld.global.v4.f32 {%0,%1,%2,%3}, [%4];"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "l"(p));
+    } else {
+        v = __ldcs(p);
+    }
+    return v;
+}
+
+// Reads n4 float4 from src starting at `first`, `count` steps of `stride`
+// float4 per unrolled load, U loads in flight.
+template <int U, int HINT>
+__device__ __forceinline__ float read_run(const float4 *src, size_t first, size_t end,
+                                          size_t stride) {
+    float acc = 0.0f;
+    size_t i = first;
+    for (; i + (U - 1) * stride < end; i += U * stride) {
+        float4 v[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            v[u] = load4<HINT>(src + i + u * stride);
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            acc += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+    }
+    for (; i < end; i += stride) {
+        float4 v = load4<HINT>(src + i);
+        acc += (v.x + v.y) + (v.z + v.w);
+    }
+    return acc;
+}
+
+template <int THREADS>
+__device__ __forceinline__ void block_store(float acc, float *out) {
+    for (int offset = 16; offset > 0; offset /= 2)
+        acc += __shfl_down_sync(0xffffffffu, acc, offset);
+    __shared__ float warp_sums[THREADS / 32];
+    if (threadIdx.x % 32 == 0)
+        warp_sums[threadIdx.x / 32] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float total = 0.0f;
+        for (int w = 0; w < THREADS / 32; ++w)
+            total += warp_sums[w];
+        out[blockIdx.x] = total;
+    }
+}
+
+__device__ __forceinline__ size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
+
+template <int THREADS, int U, int MODE, int HINT>
+__global__ void __launch_bounds__(THREADS) probe_kernel(const float4 *__restrict__ src, size_t n4,
+                                                        float *out) {
+    float acc;
+    if (MODE == GRID_STRIDE) {
+        acc = read_run<U, HINT>(src, (size_t)blockIdx.x * THREADS + threadIdx.x, n4,
+                                (size_t)gridDim.x * THREADS);
+    } else if (MODE == BLOCKED) {
+        size_t chunk = (n4 + gridDim.x - 1) / gridDim.x;
+        chunk = (chunk + THREADS - 1) / THREADS * THREADS;
+        size_t begin = min_size(n4, (size_t)blockIdx.x * chunk);
+        size_t end = min_size(n4, begin + chunk);
+        acc = read_run<U, HINT>(src, begin + threadIdx.x, end, THREADS);
+    } else {
+        size_t begin = (size_t)blockIdx.x * THREADS * U;
+        acc = read_run<U, HINT>(src, begin + threadIdx.x, min_size(n4, begin + THREADS * U),
+                                THREADS);
+    }
+    block_store<THREADS>(acc, out);
+}
+
+struct Scheme {
+    const char *name;
+    void (*kernel)(const float4 *, size_t, float *);
+    int threads, unroll, mode;
+};
+
+#define SCHEME(T, U, M, H, NAME) {NAME, probe_kernel<T, U, M, H>, T, U, M}
+
+const Scheme kSchemes[] = {
+    SCHEME(256, 4, GRID_STRIDE, NC, "grid-stride u4 nc (ceiling)"),
+    SCHEME(256, 8, GRID_STRIDE, NC, "grid-stride u8 nc"),
+    SCHEME(512, 4, GRID_STRIDE, NC, "grid-stride 512t u4 nc"),
+    SCHEME(256, 4, GRID_STRIDE, NC_L2_256, "grid-stride u4 nc.256"),
+    SCHEME(256, 4, GRID_STRIDE, PLAIN, "grid-stride u4 ld"),
+    SCHEME(256, 4, GRID_STRIDE, CS, "grid-stride u4 cs"),
+    SCHEME(256, 4, BLOCKED, NC, "blocked u4 nc"),
+    SCHEME(256, 8, BLOCKED, NC, "blocked u8 nc"),
+    SCHEME(256, 4, BLOCKED, NC_L2_256, "blocked u4 nc.256"),
+    SCHEME(256, 2, ONE_SHOT, NC, "one-shot u2 nc"),
+    SCHEME(256, 4, ONE_SHOT, NC, "one-shot u4 nc"),
+    SCHEME(256, 8, ONE_SHOT, NC, "one-shot u8 nc"),
+    SCHEME(512, 4, ONE_SHOT, NC, "one-shot 512t u4 nc"),
+    SCHEME(128, 4, ONE_SHOT, NC, "one-shot 128t u4 nc"),
+    SCHEME(256, 4, ONE_SHOT, NC_L2_256, "one-shot u4 nc.256"),
+    SCHEME(256, 4, ONE_SHOT, CS, "one-shot u4 cs"),
+};
+
+#define CHECK(call)                                                                     \
+    do {                                                                                \
+        cudaError_t e_ = (call);                                                        \
+        if (e_ != cudaSuccess) {                                                        \
+            fprintf(stderr, "read_probe: %s: %s\n", #call, cudaGetErrorString(e_));    \
+            exit(1);                                                                    \
+        }                                                                               \
+    } while (0)
+
+__global__ void fill_kernel(float4 *dst, size_t n4, unsigned seed) {
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
+         i += (size_t)gridDim.x * blockDim.x) {
+        unsigned h = (unsigned)i * 2654435761u ^ seed;
+        float f = 0.5f + (float)(h >> 8) * (1.0f / 16777216.0f);
+        dst[i] = make_float4(f, f * 0.5f, f * 0.25f, f * 0.125f);
+    }
+}
+
+int grid_for(const Scheme &s, size_t n4, int sms) {
+    if (s.mode == ONE_SHOT)
+        return (int)((n4 + (size_t)s.threads * s.unroll - 1) / ((size_t)s.threads * s.unroll));
+    int per_sm = 0;
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, s.kernel, s.threads, 0));
+    return per_sm * sms;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    int reps = 50;
+    for (int i = 1; i < argc; ++i)
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            reps = std::max(5, atoi(argv[++i]));
+    cudaDeviceProp prop;
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    printf("device: %s, %d SMs, L2 %.1f MiB\n", prop.name, prop.multiProcessorCount,
+           prop.l2CacheSize / 1048576.0);
+
+    const size_t sizes[] = {(size_t)256 << 20, (size_t)512 << 20, (size_t)1 << 30};
+    const int nsizes = 3;
+    // Buffers rotate so that consecutive calls never read what the last one
+    // left in L2: 4 x 256 MiB for the smaller sizes, 2 x 1 GiB for the largest.
+    size_t pool_bytes = (size_t)2 << 30;
+    char *pool = nullptr;
+    CHECK(cudaMalloc(&pool, pool_bytes));
+    fill_kernel<<<4096, 256>>>((float4 *)pool, pool_bytes / 16, 12345u);
+    float *out = nullptr;
+    CHECK(cudaMalloc(&out, (size_t)1 << 26));
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+
+    printf("%-30s", "scheme");
+    for (int s = 0; s < nsizes; ++s)
+        printf("  %7zuMiB us    GB/s", sizes[s] >> 20);
+    printf("\n");
+    for (const Scheme &sc : kSchemes) {
+        printf("%-30s", sc.name);
+        for (int s = 0; s < nsizes; ++s) {
+            size_t bytes = sizes[s], n4 = bytes / 16;
+            int copies = (int)(pool_bytes / bytes);
+            int grid = grid_for(sc, n4, prop.multiProcessorCount);
+            std::vector<float> times;
+            for (int r = -3; r < reps; ++r) {
+                const float4 *src = (const float4 *)(pool + (size_t)((r + 3) % copies) * bytes);
+                CHECK(cudaEventRecord(a));
+                sc.kernel<<<grid, sc.threads>>>(src, n4, out);
+                CHECK(cudaEventRecord(b));
+                CHECK(cudaEventSynchronize(b));
+                float ms = 0;
+                CHECK(cudaEventElapsedTime(&ms, a, b));
+                if (r >= 0)
+                    times.push_back(ms * 1000.0f);
+            }
+            std::sort(times.begin(), times.end());
+            float us = times[times.size() / 2];
+            printf("  %10.2f %7.1f", us, bytes / (us * 1e3));
+        }
+        printf("\n");
+    }
+    CHECK(cudaGetLastError());
+    return 0;
+}

@@ -1,0 +1,294 @@
+// rows_probe: how a sum of short packed f32 rows ([N, L] over dim 1, L = 3
+// and 4) reads fastest on this GPU. Times several thread-to-row mappings and
+// load instructions in one process, against a float4 streaming read of the
+// same bytes, so the ROWS kernel can take the best one (bench/NOTES-rows.md).
+//
+//   rows_probe [--reps N]
+//
+// Mappings (out[r] = sum of the L floats of row r):
+//   strided   thread t of a warp takes rows w*32R + t + 32i (i < R): each load
+//             instruction reads 32 adjacent rows (the ROWS direct kernel)
+//   grouped   thread t takes Q adjacent rows and reads their Q*L floats as
+//             16-byte vectors (Q*L*4 bytes aligned), one 16-byte store
+//   scalar4   thread t takes 4 adjacent rows, reads them element by element
+//             (12 or 16 scalar loads), one 16-byte store (Inductor's kernel)
+// Loads: plain ld.global, ld.global.L1::evict_last (el), ld.global.nc (nc).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+enum Load { PLAIN, EVICT_LAST, NC };
+
+template <int LD>
+__device__ __forceinline__ float load1(const float *p) {
+    float v;
+    if (LD == PLAIN)
+        asm volatile("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(p));
+    else if (LD == EVICT_LAST)
+        asm volatile("ld.global.L1::evict_last.f32 %0, [%1];" : "=f"(v) : "l"(p));
+    else
+        v = __ldg(p);
+    return v;
+}
+
+template <int LD>
+__device__ __forceinline__ float4 load4(const float *p) {
+    float4 v;
+    if (LD == PLAIN)
+        asm volatile("ld.global.v4.f32 {%0,%1,%2,%3}, [%4];"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "l"(p));
+    else if (LD == EVICT_LAST)
+        asm volatile("ld.global.L1::evict_last.v4.f32 {%0,%1,%2,%3}, [%4];"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "l"(p));
+    else
+        v = __ldg(reinterpret_cast<const float4 *>(p));
+    return v;
+}
+
+// strided: R rows per thread, 32 adjacent rows per load instruction.
+template <int L, int R, int LD>
+__global__ void __launch_bounds__(256) strided_kernel(const float *in, float *out, int n) {
+    const int warp = (blockIdx.x * 256 + threadIdx.x) / 32, lane = threadIdx.x % 32;
+    const int first = warp * 32 * R + lane;
+    float acc[R];
+    if (L == 4) {
+        float4 v[R];
+#pragma unroll
+        for (int i = 0; i < R; i++)
+            if (first + 32 * i < n)
+                v[i] = load4<LD>(in + (size_t)(first + 32 * i) * 4);
+#pragma unroll
+        for (int i = 0; i < R; i++)
+            acc[i] = (v[i].x + v[i].y) + (v[i].z + v[i].w);
+    } else {
+        float v[R][L];
+#pragma unroll
+        for (int i = 0; i < R; i++)
+#pragma unroll
+            for (int c = 0; c < L; c++)
+                if (first + 32 * i < n)
+                    v[i][c] = load1<LD>(in + (size_t)(first + 32 * i) * L + c);
+#pragma unroll
+        for (int i = 0; i < R; i++) {
+            acc[i] = v[i][0];
+#pragma unroll
+            for (int c = 1; c < L; c++)
+                acc[i] += v[i][c];
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        if (first + 32 * i < n)
+            out[first + 32 * i] = acc[i];
+}
+
+// grouped: Q = 4 adjacent rows per thread (Q*L floats, a multiple of 4),
+// REP groups per thread at a stride of the block's groups.
+template <int L, int REP, int LD>
+__global__ void __launch_bounds__(128) grouped_kernel(const float *in, float *out, int n) {
+    constexpr int Q = 4, NV = Q * L / 4;
+    const int group0 = blockIdx.x * 128 * REP + threadIdx.x;
+    float4 v[REP][NV];
+#pragma unroll
+    for (int rep = 0; rep < REP; rep++) {
+        const int g = group0 + rep * 128;
+        if ((g + 1) * Q <= n)
+#pragma unroll
+            for (int j = 0; j < NV; j++)
+                v[rep][j] = load4<LD>(in + (size_t)g * Q * L + 4 * j);
+    }
+#pragma unroll
+    for (int rep = 0; rep < REP; rep++) {
+        const int g = group0 + rep * 128;
+        if ((g + 1) * Q > n)
+            continue;
+        const float *f = reinterpret_cast<const float *>(v[rep]);
+        float s[Q];
+#pragma unroll
+        for (int q = 0; q < Q; q++) {
+            s[q] = f[q * L];
+#pragma unroll
+            for (int c = 1; c < L; c++)
+                s[q] += f[q * L + c];
+        }
+        reinterpret_cast<float4 *>(out)[g] = make_float4(s[0], s[1], s[2], s[3]);
+    }
+}
+
+// scalar4: 4 adjacent rows per thread, element loads, REP groups.
+template <int L, int REP, int LD>
+__global__ void __launch_bounds__(128) scalar4_kernel(const float *in, float *out, int n) {
+    const int group0 = blockIdx.x * 128 * REP + threadIdx.x;
+    float v[REP][4 * L];
+#pragma unroll
+    for (int rep = 0; rep < REP; rep++) {
+        const int g = group0 + rep * 128;
+        if ((g + 1) * 4 <= n)
+#pragma unroll
+            for (int j = 0; j < 4 * L; j++)
+                v[rep][j] = load1<LD>(in + (size_t)g * 4 * L + j);
+    }
+#pragma unroll
+    for (int rep = 0; rep < REP; rep++) {
+        const int g = group0 + rep * 128;
+        if ((g + 1) * 4 > n)
+            continue;
+        float s[4];
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            s[q] = v[rep][q * L];
+#pragma unroll
+            for (int c = 1; c < L; c++)
+                s[q] += v[rep][q * L + c];
+        }
+        reinterpret_cast<float4 *>(out)[g] = make_float4(s[0], s[1], s[2], s[3]);
+    }
+}
+
+__global__ void stream_kernel(const float4 *in, float *out, size_t n4) {
+    size_t i = (size_t)blockIdx.x * 256 * 4 + threadIdx.x;
+    float4 v[4];
+#pragma unroll
+    for (int u = 0; u < 4; u++)
+        if (i + u * 256 < n4)
+            v[u] = __ldg(in + i + u * 256);
+    float acc = 0;
+#pragma unroll
+    for (int u = 0; u < 4; u++)
+        if (i + u * 256 < n4)
+            acc += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+    if (acc == -1.0f)
+        out[0] = acc;
+}
+
+struct Variant {
+    const char *name;
+    int L;
+    void (*kernel)(const float *, float *, int);
+    int threads, rows_per_block;
+};
+
+#define STRIDED(L, R, LD, NAME) {NAME, L, strided_kernel<L, R, LD>, 256, 256 * R}
+#define GROUPED(L, REP, LD, NAME) {NAME, L, grouped_kernel<L, REP, LD>, 128, 128 * 4 * REP}
+#define SCALAR4(L, REP, LD, NAME) {NAME, L, scalar4_kernel<L, REP, LD>, 128, 128 * 4 * REP}
+
+const Variant kVariants[] = {
+    STRIDED(3, 4, PLAIN, "L3 strided R4 ld"),
+    STRIDED(3, 4, EVICT_LAST, "L3 strided R4 el"),
+    STRIDED(3, 8, EVICT_LAST, "L3 strided R8 el"),
+    STRIDED(3, 4, NC, "L3 strided R4 nc"),
+    GROUPED(3, 1, PLAIN, "L3 grouped x1 ld"),
+    GROUPED(3, 2, PLAIN, "L3 grouped x2 ld"),
+    GROUPED(3, 2, EVICT_LAST, "L3 grouped x2 el"),
+    GROUPED(3, 2, NC, "L3 grouped x2 nc"),
+    SCALAR4(3, 1, PLAIN, "L3 scalar4 x1 ld"),
+    SCALAR4(3, 2, PLAIN, "L3 scalar4 x2 ld"),
+    SCALAR4(3, 2, EVICT_LAST, "L3 scalar4 x2 el"),
+    SCALAR4(3, 2, NC, "L3 scalar4 x2 nc"),
+    STRIDED(4, 2, PLAIN, "L4 strided R2 ld"),
+    STRIDED(4, 4, PLAIN, "L4 strided R4 ld (ROWS direct)"),
+    STRIDED(4, 4, NC, "L4 strided R4 nc"),
+    STRIDED(4, 8, PLAIN, "L4 strided R8 ld"),
+    GROUPED(4, 1, PLAIN, "L4 grouped x1 ld"),
+    GROUPED(4, 2, PLAIN, "L4 grouped x2 ld"),
+    GROUPED(4, 2, NC, "L4 grouped x2 nc"),
+    SCALAR4(4, 2, PLAIN, "L4 scalar4 x2 ld"),
+    SCALAR4(4, 2, EVICT_LAST, "L4 scalar4 x2 el"),
+};
+
+#define CHECK(call)                                                                     \
+    do {                                                                                \
+        cudaError_t e_ = (call);                                                        \
+        if (e_ != cudaSuccess) {                                                        \
+            fprintf(stderr, "rows_probe: %s: %s\n", #call, cudaGetErrorString(e_));    \
+            exit(1);                                                                    \
+        }                                                                               \
+    } while (0)
+
+__global__ void fill_kernel(float *dst, size_t n) {
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        dst[i] = (float)((i * 2654435761u) >> 12 & 1023) * (1.0f / 1024.0f);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    int reps = 50;
+    for (int i = 1; i < argc; ++i)
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            reps = std::max(5, atoi(argv[++i]));
+    // 256 MiB of input per copy (as rt_bench's rows cases), 2 copies rotated.
+    const size_t in_bytes = (size_t)256 << 20;
+    const int copies = 2;
+    float *in = nullptr, *out = nullptr;
+    CHECK(cudaMalloc(&in, in_bytes * copies));
+    CHECK(cudaMalloc(&out, in_bytes / 2));
+    fill_kernel<<<4096, 256>>>(in, in_bytes * copies / 4);
+    std::vector<float> host_out, host_in;
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+
+    auto time = [&](auto launch) {
+        std::vector<float> t;
+        for (int r = -3; r < reps; ++r) {
+            CHECK(cudaEventRecord(a));
+            launch((r + 3) % copies);
+            CHECK(cudaEventRecord(b));
+            CHECK(cudaEventSynchronize(b));
+            float ms = 0;
+            CHECK(cudaEventElapsedTime(&ms, a, b));
+            if (r >= 0)
+                t.push_back(ms * 1000.0f);
+        }
+        std::sort(t.begin(), t.end());
+        return t[t.size() / 2];
+    };
+    const size_t n4 = in_bytes / 16;
+    float ceil_us = time([&](int k) {
+        stream_kernel<<<(unsigned)((n4 + 1023) / 1024), 256>>>(
+            reinterpret_cast<const float4 *>((char *)in + k * in_bytes), out, n4);
+    });
+    printf("read of 256 MiB (one-shot float4): %.2f us, %.1f GB/s\n", ceil_us,
+           in_bytes / (ceil_us * 1e3));
+    printf("%-34s %9s %8s %6s %s\n", "variant", "us", "GB/s", "%read", "check");
+    for (const Variant &v : kVariants) {
+        // n rows of L floats, a multiple of 4 rows, within 256 MiB.
+        const int n = (int)(in_bytes / (4 * v.L) / 4 * 4);
+        const unsigned grid = (unsigned)((n + v.rows_per_block - 1) / v.rows_per_block);
+        float us = time([&](int k) {
+            void *args[] = {nullptr, &out, (void *)&n};
+            const float *src = (const float *)((char *)in + k * in_bytes);
+            args[0] = (void *)&src;
+            CHECK(cudaLaunchKernel((const void *)v.kernel, dim3(grid), dim3(v.threads), args, 0,
+                                   0));
+        });
+        // Check a sample of rows against the host.
+        host_out.resize(n);
+        host_in.resize((size_t)n * v.L);
+        CHECK(cudaMemcpy(host_out.data(), out, (size_t)n * 4, cudaMemcpyDeviceToHost));
+        CHECK(cudaMemcpy(host_in.data(), (char *)in + ((reps + 2) % copies) * in_bytes,
+                         (size_t)n * v.L * 4, cudaMemcpyDeviceToHost));
+        int bad = 0;
+        for (int r = 0; r < n; r += 997) {
+            float s = 0;
+            for (int c = 0; c < v.L; c++)
+                s += host_in[(size_t)r * v.L + c];
+            if (std::abs(s - host_out[r]) > 1e-4f * (1 + std::abs(s)))
+                bad++;
+        }
+        const double bytes = (double)n * v.L * 4 + (double)n * 4;
+        printf("%-34s %9.2f %8.1f %6.1f %s\n", v.name, us, bytes / (us * 1e3),
+               100.0 * (bytes / us) / (in_bytes / ceil_us), bad ? "BAD" : "ok");
+    }
+    return 0;
+}
