@@ -203,7 +203,7 @@ static const branch_case k_branches[] = {
 
 static void expect_field(const char *name, const char *field, int want, int got) {
     if (want != ANY_OF && want != got)
-        fail_msg("%s: the COMPAT config has %s = %d, the case needs %d", name, field, got, want);
+        fail_msg("%s: the config has %s = %d, the case needs %d", name, field, got, want);
 }
 
 static void run_branch(const branch_case *b, dev_case *d) {
@@ -251,26 +251,28 @@ typedef struct rows_case {
     int misalign;
     bool idx, keepdim;
     double param;
-    int tile, vec; /* what the TUNED config must be: tile or direct, vector loads */
+    int kind, vec; /* what the TUNED config must be: ROWS_DIRECT/TILE/SHORT, vector loads */
 } rows_case;
+
+enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT };
 
 /* n rows of len elements, pitch apart (pitch > len: a slice), reduced over
    the last dim; outer > 1 adds a kept dim whose stride is not n * pitch
    (an extra row per block), so the kept dims cannot coalesce. */
 static const rows_case k_rows[] = {
-    {"tile f32 sum, L=3", RT_OP_SUM, RT_F32, RT_F32, 1, 3001, 3, 3, 0, false, false, 0, 1, 0},
+    {"short f32 sum, L=3", RT_OP_SUM, RT_F32, RT_F32, 1, 3001, 3, 3, 0, false, false, 0, ROWS_SHORT, 0},
     {"tile f32 sum, L=33, misaligned", RT_OP_SUM, RT_F32, RT_F32, 1, 2000, 33, 33, 1, false, false, 0,
      1, 0},
     {"tile f32 sum, L=32", RT_OP_SUM, RT_F32, RT_F32, 1, 4100, 32, 32, 0, false, false, 0, 1, 0},
-    {"tile f64 var, L=7", RT_OP_VAR, RT_F64, RT_F64, 1, 700, 7, 7, 1, false, false, 1, 1, 0},
+    {"short f64 var, L=7", RT_OP_VAR, RT_F64, RT_F64, 1, 700, 7, 7, 1, false, false, 1, ROWS_SHORT, 0},
     {"tile f16 mean to f32, L=32", RT_OP_MEAN, RT_F16, RT_F32, 1, 1500, 32, 32, 3, false, false, 0, 1,
      0},
-    {"tile bf16 max, L=5", RT_OP_MAX, RT_BF16, RT_BF16, 1, 999, 5, 5, 1, false, false, 0, 1, 0},
+    {"short bf16 max, L=5", RT_OP_MAX, RT_BF16, RT_BF16, 1, 999, 5, 5, 1, false, false, 0, ROWS_SHORT, 0},
     {"tile argmax, L=33", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 1200, 33, 33, 2, false, false, 0, 1, 0},
     {"tile i32 min with indices, L=17", RT_OP_MIN, RT_I32, RT_I32, 1, 1000, 17, 17, 1, true, false, 0,
      1, 0},
     {"tile u8 sum to i64, L=63", RT_OP_SUM, RT_U8, RT_I64, 1, 4000, 63, 63, 5, false, false, 0, 1, 0},
-    {"tile bool all, L=4", RT_OP_ALL, RT_BOOL, RT_BOOL, 1, 3000, 4, 4, 0, false, false, 0, 1, 0},
+    {"short bool all, L=4", RT_OP_ALL, RT_BOOL, RT_BOOL, 1, 3000, 4, 4, 0, false, false, 0, ROWS_SHORT, 0},
     {"tile i64 prod, L=9", RT_OP_PROD, RT_I64, RT_I64, 1, 500, 9, 9, 1, false, false, 0, 1, 0},
     {"tile norm p=3, L=12", RT_OP_NORM, RT_F32, RT_F32, 1, 1000, 12, 12, 0, false, false, 3, 1, 0},
     {"tile norm p=-inf bf16, L=12", RT_OP_NORM, RT_BF16, RT_BF16, 1, 1000, 12, 12, 0, false, false,
@@ -310,24 +312,30 @@ static const rows_case k_rows[] = {
      false, 0, 1, 0},
     {"tile i32 sum keepdim, L=128", RT_OP_SUM, RT_I32, RT_I64, 1, 3001, 128, 128, 0, false, true, 0, 1,
      0},
-    /* Packed rows of one aligned 16-byte vector: a thread per row in the
-       direct kernel; misaligned ones stay in the tile. */
-    {"direct f32 sum, L=4 (one vector)", RT_OP_SUM, RT_F32, RT_F32, 1, 300001, 4, 4, 0, false, false,
-     0, 0, 1},
-    {"tile f32 sum, L=4, misaligned", RT_OP_SUM, RT_F32, RT_F32, 1, 30001, 4, 4, 1, false, false, 0,
-     1, 0},
-    {"direct bf16 argmax, L=8 (one vector)", RT_OP_ARGMAX, RT_BF16, RT_I64, 1, 20001, 8, 8, 0, false,
-     false, 0, 0, 1},
-    {"direct u8 any, L=16 (one vector)", RT_OP_ANY, RT_U8, RT_BOOL, 1, 20001, 16, 16, 0, false, false,
-     0, 0, 1},
-    {"direct f64 var, L=2 (one vector)", RT_OP_VAR, RT_F64, RT_F64, 1, 20001, 2, 2, 0, false, false, 1,
-     0, 1},
-    {"direct i32 min with indices keepdim, L=4", RT_OP_MIN, RT_I32, RT_I32, 1, 20001, 4, 4, 0, true,
-     true, 0, 0, 1},
-    {"direct f16 mean to f32, L=8 (one vector)", RT_OP_MEAN, RT_F16, RT_F32, 1, 20001, 8, 8, 0, false,
-     false, 0, 0, 1},
-    {"direct norm p=3 f32, L=4, two kept dims", RT_OP_NORM, RT_F32, RT_F32, 4, 5000, 4, 4, 0, false,
-     false, 3, 0, 1},
+    /* Rows of up to 8 elements, or of one aligned 16-byte vector: a thread
+       per row in the short kernel, scalar loads unless the row is one
+       aligned vector; sliced and with two kept dims too. */
+    {"short f32 sum, L=4 (one vector)", RT_OP_SUM, RT_F32, RT_F32, 1, 300001, 4, 4, 0, false, false,
+     0, ROWS_SHORT, 1},
+    {"short f32 sum, L=4, misaligned", RT_OP_SUM, RT_F32, RT_F32, 1, 30001, 4, 4, 1, false, false, 0, ROWS_SHORT, 0},
+    {"short bf16 argmax, L=8 (one vector)", RT_OP_ARGMAX, RT_BF16, RT_I64, 1, 20001, 8, 8, 0, false,
+     false, 0, ROWS_SHORT, 1},
+    {"short u8 any, L=16 (one vector)", RT_OP_ANY, RT_U8, RT_BOOL, 1, 20001, 16, 16, 0, false, false,
+     0, ROWS_SHORT, 1},
+    {"short f64 var, L=2 (one vector)", RT_OP_VAR, RT_F64, RT_F64, 1, 20001, 2, 2, 0, false, false, 1, ROWS_SHORT, 1},
+    {"short i32 min with indices keepdim, L=4", RT_OP_MIN, RT_I32, RT_I32, 1, 20001, 4, 4, 0, true,
+     true, 0, ROWS_SHORT, 1},
+    {"short f16 mean to f32, L=8 (one vector)", RT_OP_MEAN, RT_F16, RT_F32, 1, 20001, 8, 8, 0, false,
+     false, 0, ROWS_SHORT, 1},
+    {"short norm p=3 f32, L=4, two kept dims", RT_OP_NORM, RT_F32, RT_F32, 4, 5000, 4, 4, 0, false,
+     false, 3, ROWS_SHORT, 1},
+    {"short f32 sum, sliced 3 of 5", RT_OP_SUM, RT_F32, RT_F32, 1, 70001, 3, 5, 0, false, false, 0, ROWS_SHORT,
+     0},
+    {"short i64 argmin, L=8, misaligned", RT_OP_ARGMIN, RT_I64, RT_I64, 1, 9000, 8, 8, 1, false, false,
+     0, ROWS_SHORT, 0},
+    {"short f16 sum, L=6, two kept dims", RT_OP_SUM, RT_F16, RT_F16, 5, 3000, 6, 7, 0, false, false, 0, ROWS_SHORT, 0},
+    {"short f32 std keepdim, L=8 (scalar loads)", RT_OP_STD, RT_F32, RT_F32,
+     1, 4000, 8, 8, 0, false, true, 1, ROWS_SHORT, 0},
     {"direct norm p=2 f32, L=1000", RT_OP_NORM, RT_F32, RT_F32, 1, 9000, 1000, 1000, 0, false, false,
      2, 0, 1},
 };
@@ -361,6 +369,17 @@ static void make_rows_case(rt_case *c, const rows_case *rc, uint64_t seed) {
         c->correction = rc->param;
 }
 
+/* TUNED's config for the case must be the ROWS kernel of rc's kind and
+   load width. */
+static void expect_rows_kind(const rt_case *c, dev_case *d, const rows_case *rc) {
+    rt__launch_config cfg = case_config(g_gpu, c, d, RT_POLICY_TUNED);
+    if (cfg.kernel != RT__KERNEL_ROWS)
+        fail_msg("%s: TUNED did not choose the ROWS kernel", rc->name);
+    expect_field(rc->name, "ROWS kind", rc->kind,
+                 cfg.rows_tile ? ROWS_TILE : cfg.rows_short ? ROWS_SHORT : ROWS_DIRECT);
+    expect_field(rc->name, "16-byte loads", rc->vec, cfg.rows_vec > 1);
+}
+
 static void test_rows(void **state) {
     (void)state;
     dev_case d;
@@ -371,11 +390,7 @@ static void test_rows(void **state) {
         make_rows_case(&c, rc, 0x20550000ull + i);
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
         check_case_gpu(&c, s, rc->name);
-        rt__launch_config cfg = case_config(g_gpu, &c, &d, RT_POLICY_TUNED);
-        if (cfg.kernel != RT__KERNEL_ROWS)
-            fail_msg("%s: TUNED did not choose the ROWS kernel", rc->name);
-        expect_field(rc->name, "rows_tile", rc->tile, cfg.rows_tile);
-        expect_field(rc->name, "16-byte loads", rc->vec, cfg.rows_vec > 1);
+        expect_rows_kind(&c, &d, rc);
         s = dev_case_run(g_gpu, &c, &d, RT_POLICY_COMPAT, NULL);
         check_case_gpu(&c, s, rc->name);
         rt_case_free(&c);
@@ -391,32 +406,36 @@ static void test_rows_ties_and_nan(void **state) {
     (void)state;
     dev_case d;
     memset(&d, 0, sizeof d);
-    const rows_case shapes[3] = {
+    const rows_case shapes[4] = {
         {"tile", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 1000, 32, 32, 0, false, false, 0, 1, 0},
         {"tile, lane groups", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 1000, 100, 100, 0, false, false, 0, 1,
          0},
-        {"direct", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 300, 32, 40, 0, false, false, 0, 0, 0}};
-    for (int variant = 0; variant < 12; variant++) {
-        rows_case rc = shapes[variant % 3];
-        rc.op = (variant / 3) % 2 ? RT_OP_ARGMIN : RT_OP_ARGMAX;
-        const bool nan = variant >= 6;
+        {"direct", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 300, 32, 40, 0, false, false, 0, 0, 1},
+        {"short", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 3000, 8, 8, 0, false, false, 0, ROWS_SHORT, 0}};
+    for (int variant = 0; variant < 16; variant++) {
+        rows_case rc = shapes[variant % 4];
+        rc.op = (variant / 4) % 2 ? RT_OP_ARGMIN : RT_OP_ARGMAX;
+        const bool nan = variant >= 8;
         rt_case c;
         make_rows_case(&c, &rc, 0x7135ull + (uint64_t)variant);
         float *x = (float *)c.in.data;
         const float v = nan ? NAN : (rc.op == RT_OP_ARGMAX ? 7.0f : -7.0f);
+        /* The first extreme at column f + r % 3, later ones at len - 3
+           and len - 1. */
+        const int64_t f = rc.len >= 32 ? 4 : 1;
         for (int64_t r = 0; r < rc.n; r++) {
-            x[r * rc.pitch + 29] = v;
-            x[r * rc.pitch + 4 + r % 3] = v;
-            x[r * rc.pitch + 31] = v;
+            x[r * rc.pitch + rc.len - 3] = v;
+            x[r * rc.pitch + f + r % 3] = v;
+            x[r * rc.pitch + rc.len - 1] = v;
         }
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
         check_case_gpu(&c, s, "rows ties / NaN");
-        assert_int_equal(case_config(g_gpu, &c, &d, RT_POLICY_TUNED).kernel, RT__KERNEL_ROWS);
+        expect_rows_kind(&c, &d, &rc);
         const int64_t *got = (const int64_t *)c.out.data;
         for (int64_t r = 0; r < rc.n; r++)
-            if (got[r] != 4 + r % 3)
+            if (got[r] != f + r % 3)
                 fail_msg("%s variant %d row %lld: index %lld, want %lld", rc.name, variant,
-                         (long long)r, (long long)got[r], (long long)(4 + r % 3));
+                         (long long)r, (long long)got[r], (long long)(f + r % 3));
         rt_case_free(&c);
     }
     dev_case_free(&d);

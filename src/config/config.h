@@ -124,9 +124,11 @@ typedef struct rt__launch_config {
     /* RT__KERNEL_ROWS only (0 / false otherwise). */
     bool rows_tile;     /* packed rows through a shared-memory tile of
                            rows_per_block rows */
+    bool rows_short;    /* a thread per row of at most 8 scalars or one
+                           16-byte vector, each row read in one batch */
     int rows_group;     /* lanes per row, a power of two 1..32 */
-    int rows_vec;       /* direct: elements per load (1, or 16 bytes' worth) */
-    int rows_in_flight; /* direct: rows per lane group; block[0] / 32 warps
+    int rows_vec;       /* direct, short: elements per load (1, or 16 bytes' worth) */
+    int rows_in_flight; /* direct, short: rows per lane group; block[0] / 32 warps
                            each cover rows_in_flight * 32 / rows_group
                            adjacent rows */
     int rows_per_block; /* rows a block covers: grid[0] = ceil(outputs / it) */

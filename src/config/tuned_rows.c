@@ -26,6 +26,9 @@ enum { ROWS_MAX_LEN = 2048, ROWS_THREADS = 256 };
 /* Rows up to this length take the direct kernel whatever their number
    (sliced short rows); longer ones only when they fill the GPU. */
 enum { ROWS_SHORT_LEN = 64 };
+/* Rows up to this many elements go to the short kernel (reduce_rows.cuh
+   ShortRows::C for scalar loads). */
+enum { ROWS_SHORT_SCALARS = 8 };
 /* Packed rows up to 2 KiB go through the tile (8 rows at the least). */
 enum { ROWS_TILE_MAX_ROW_BYTES = 2048 };
 /* One tile: up to 18 KiB over 128 threads is one batch of 9 16-byte loads
@@ -103,15 +106,33 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
     const bool packed = it->ndim == 2 && it->strides[RT__ITER_IN][1] == L * elem;
     const int64_t vec = 16 / elem;
 
-    /* A packed row of exactly one aligned 16-byte vector (f32 L = 4) goes
-       to the direct kernel: a thread per row, one 16-byte load each, a
-       warp reading 512 contiguous bytes, no shared memory. H200, [2^25,4]
-       f32 sum dim 1: tile 189.9 -> direct 172.3 us (80 -> 88% of the read
-       ceiling; Inductor 155 us). Not for longer rows: [2^22,32] ran 135.1
-       in the tile and 173.5 us direct (2 lanes per row). */
-    const bool one_vector = packed && L * elem == 16 && rt__iter_input_aligned(it, 16, 0);
+    /* Rows of up to ROWS_SHORT_SCALARS elements, or of one aligned 16-byte
+       vector (f32 L = 4), packed or not: the short kernel, a thread per
+       row loading its whole row for all its rows at once, a warp's load
+       reading 32 adjacent rows; L1 merges a row's scalar loads (Inductor's
+       shape for these rows). H200, f32 sum dim 1 (bench/NOTES-rows.md v4):
+       tile -> short [22369621,3] 118.5 -> 86.1 us (70 -> 95% of the read
+       ceiling; Inductor 87.7), [9586980,7] 86.9 -> 74.6 (84 -> 95%; 73.3);
+       one vector, direct -> short: [2^25,4] 172.5 -> 156.5 (88 -> 96%;
+       154.5). The direct kernel on rows of 3 (scalar loads in its loop, 8
+       rows a thread, 84 registers) took 167 us. */
+    const bool vec_row = L == vec && rt__iter_input_aligned(it, 16, 0);
+    if (vec_row || L <= ROWS_SHORT_SCALARS) {
+        const int64_t v = vec_row ? vec : 1;
+        rows_common(op, cfg);
+        cfg->rows_short = true;
+        cfg->rows_group = 1;
+        cfg->rows_vec = (int)v;
+        /* reduce_rows.cuh's ShortRows::R. */
+        cfg->rows_in_flight = op->acc_size > 8 || (v > 1 && elem == 1) ? 2 : 4;
+        cfg->block[0] = ROWS_THREADS;
+        cfg->rows_per_block = (ROWS_THREADS / 32) * 32 * cfg->rows_in_flight;
+        cfg->input_vec_size = (int)v;
+        rows_finish(it, cfg);
+        return true;
+    }
 
-    if (packed && L * elem <= ROWS_TILE_MAX_ROW_BYTES && !one_vector) {
+    if (packed && L * elem <= ROWS_TILE_MAX_ROW_BYTES) {
         /* As many rows as fit the tile (a power of two, 8 to 4096), but at
            least two blocks per SM when there are few rows. */
         int64_t t = pow2_floor(ROWS_TILE_BYTES / (L * elem));

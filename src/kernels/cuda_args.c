@@ -18,7 +18,7 @@ static int32_t stride32(const rt__iter *it, int op, int d) {
 }
 
 /* The ROWS kernels' conditions (reduce_rows.cuh): one contiguous reduced
-   dim, blocks of whole warps (direct) or one row per thread (tile), a grid
+   dim, blocks of whole warps (direct, short) or one row per thread (tile), a grid
    covering the rows, 16-byte loads only on aligned rows, a tile only of
    packed rows whose elements fit its shared memory. */
 static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
@@ -50,6 +50,9 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
         RT_RETURN_IF(v * elem != 16 || L % v != 0, RT_ERR_INTERNAL);
         RT_RETURN_IF(!rt__iter_input_aligned(it, 16, 0), RT_ERR_INTERNAL);
     }
+    /* The short kernel: a thread per row of at most 8 scalars or one
+       vector (reduce_rows.cuh ShortRows). */
+    RT_RETURN_IF(c->rows_short && (g != 1 || (v == 1 ? L > 8 : L != v)), RT_ERR_INTERNAL);
     return RT_OK;
 }
 

@@ -49,6 +49,18 @@ template <typename Op> struct RowsBounds {
     static constexpr int min_blocks = 2;
 };
 
+/* The short kernel (the config's rows_short, tuned_rows.c): a thread per
+   row of at most C loads of V elements -- up to 4 or 8 scalars (C = 4 or
+   8, by the row's length), or one 16-byte vector (C = 1) -- R rows per
+   thread, every load of the R rows issued before any fold. A warp's load
+   instruction reads 32 adjacent rows, so the scalar columns of a row meet
+   in the same L1 lines. C = 4 for rows of up to 4 scalars keeps f32 sums
+   at 32 registers (below) instead of 50 (-Xptxas -v, sm_90). */
+template <typename Op, int V> struct ShortRows {
+    static constexpr int R =
+        sizeof(typename Op::acc_t) > 8 || (V > 1 && sizeof(typename Op::scalar_t) == 1) ? 2 : 4;
+};
+
 /* 16-byte loads per thread per batch of the tile copy: a tile of up to
    18 KiB over 128 threads is one batch (tuned_rows.c ROWS_TILE_BYTES). */
 constexpr int kTileBatch = 9;
@@ -137,6 +149,45 @@ template <typename Op> struct RowsReducer {
         }
     }
 
+    /* ---- short: a thread per row, the whole row in one batch ----------------- */
+    template <int V, int C> __device__ void short_rows() const {
+        constexpr int R = ShortRows<Op, V>::R;
+        using Load = Packed<S, V>;
+        const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+        const uint32_t first_row = (blockIdx.x * (blockDim.x >> 5) + warp) * (32u * R) + lane;
+        const uint32_t loads = a.num_inputs / V, n = a.num_outputs;
+
+        int32_t row[R]; /* byte offsets of the rows from a.in */
+        bool ok[R];
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            const uint32_t o = first_row + (uint32_t)r * 32u;
+            ok[r] = o < n;
+            row[r] = ok[r] ? output_offset(a, o, RT__OUT_SLOT_IN) : 0;
+        }
+        Load v[R][C];
+#pragma unroll
+        for (int r = 0; r < R; r++)
+#pragma unroll
+            for (int c = 0; c < C; c++)
+                if (ok[r] && (uint32_t)c < loads)
+                    v[r][c] = *reinterpret_cast<const Load *>(a.in + row[r] +
+                                                              c * (int32_t)sizeof(Load));
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            if (!ok[r])
+                continue;
+            A acc = op.ident();
+#pragma unroll
+            for (int c = 0; c < C; c++)
+                if ((uint32_t)c < loads)
+#pragma unroll
+                    for (int i = 0; i < V; i++)
+                        acc = op.reduce(acc, v[r][c].v[i], (uint32_t)(c * V + i));
+            store(acc, first_row + (uint32_t)r * 32u);
+        }
+    }
+
     /* ---- tile: packed rows through shared memory ----------------------------- */
     __device__ void tile(char *smem) const {
         constexpr int V = 16 / (int)sizeof(S);
@@ -214,6 +265,19 @@ __global__ void __launch_bounds__(256, RowsBounds<Op>::min_blocks)
     RowsReducer<Op>(a).template direct<V>();
 }
 
+/* Rows of at most 4 elements of at most 4 bytes into a state of at most 4
+   bytes fit 32 registers without a spill: 8 blocks of 256 per SM, a full
+   SM. The rest keep RowsBounds (8 scalars of f32 spilled 60 bytes under
+   32 registers; -Xptxas -v, sm_90). */
+template <typename Op, int V, int C>
+__global__ void __launch_bounds__(256, C * V <= 4 && sizeof(typename Op::scalar_t) <= 4 &&
+                                               sizeof(typename Op::acc_t) <= 4
+                                           ? 8
+                                           : RowsBounds<Op>::min_blocks)
+    rows_short_kernel(const __grid_constant__ rt__kernel_args a) {
+    RowsReducer<Op>(a).template short_rows<V, C>();
+}
+
 /* 128 threads, the config's tile block (ROWS_TILE_THREADS). */
 template <typename Op>
 __global__ void __launch_bounds__(128) rows_tile_kernel(const __grid_constant__ rt__kernel_args a) {
@@ -232,6 +296,17 @@ cudaError_t launch_rows(const rt__kernel_args *a, const rt__launch_config *c, si
     if (c->rows_tile)
         return launch_fast<rows_tile_kernel<Op>>(grid, block, smem, stream, params);
     constexpr int VW = 16 / sizeof(S);
+    if (c->rows_short) {
+        if (c->rows_vec == 1 && c->rows_in_flight == ShortRows<Op, 1>::R) {
+            if (a->num_inputs <= 4)
+                return launch_fast<rows_short_kernel<Op, 1, 4>>(grid, block, 0, stream, params);
+            if (a->num_inputs <= 8)
+                return launch_fast<rows_short_kernel<Op, 1, 8>>(grid, block, 0, stream, params);
+        }
+        if (c->rows_vec == VW && c->rows_in_flight == ShortRows<Op, VW>::R && a->num_inputs == VW)
+            return launch_fast<rows_short_kernel<Op, VW, 1>>(grid, block, 0, stream, params);
+        return cudaErrorInvalidValue;
+    }
     if (c->rows_vec == 1 && c->rows_in_flight == RowsTraits<Op, 1>::R)
         return launch_fast<rows_direct_kernel<Op, 1>>(grid, block, 0, stream, params);
     if (c->rows_vec == VW && c->rows_in_flight == RowsTraits<Op, VW>::R)
