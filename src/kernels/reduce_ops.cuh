@@ -41,7 +41,12 @@ template <typename S, bool IsProd> struct SumProdOp {
     static constexpr int vt0 = 4;
     /* PyTorch's sum_functor reads 8 16-bit elements per vector. */
     static constexpr int input_vec = (!IsProd && sizeof(S) == 2) ? 8 : 4;
-    static constexpr int min_blocks = sizeof(acc_t) <= 4 && sizeof(S) <= 4 ? 4 : 2;
+    /* Sums of 1-4 byte integers into int64: 3 blocks of 512 (42 registers,
+       no spill; 38 used), i32 [32768,4096] dim 1 133.5 -> 130.1 us on an
+       H200 (bench/NOTES.md v1.4). */
+    static constexpr int min_blocks = sizeof(acc_t) <= 4 && sizeof(S) <= 4 ? 4
+                                      : sizeof(S) <= 4                     ? 3
+                                                                           : 2;
     /* Four 16-byte loads (64 bytes) fit 32 registers with 4-byte states;
        8-byte states take two in their 64. H200, v0 (2 / 1 in flight) ->
        now: f32 [32768,4096] dim 1 125.6 -> 123.3 us; i32 (i64 state)
