@@ -264,7 +264,8 @@ static inline rt__launch_config case_config(rt_context *ctx, const rt_case *c, c
     rt__problem pb;
     rt__iter it;
     case_iter(ctx, c, d, policy, &pb, &it);
-    rt__op_traits tr = rt__op_traits_for(pb.op, pb.in.dtype, pb.out.dtype, pb.has_indices);
+    rt__op_traits tr;
+    assert_int_equal(rt__cuda_op_traits(ctx, &pb, &tr), RT_OK);
     rt__launch_config cfg;
     assert_int_equal(rt__config_compute(&it, &tr, rt__cuda_props(ctx), policy, &cfg), RT_OK);
     return cfg;

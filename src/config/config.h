@@ -23,6 +23,7 @@ typedef struct rt__device_props {
     int max_threads_per_block; /* 1024 */
     int shared_mem_per_block;  /* bytes, default opt-in-free limit (49152) */
     int l2_bytes;              /* L2 size in bytes (H200: 60 MiB), 0 if unknown */
+    int regs_per_sm;           /* 32-bit registers per SM (65536), 0 if unknown */
 } rt__device_props;
 
 /* The H200 of the ground-truth file: 132 SMs, 2048 threads/SM. */
@@ -40,6 +41,10 @@ typedef struct rt__op_traits {
     int noutputs;       /* 1, 2 for min/max with indices */
     bool indexed;       /* the state carries an index: argmin/argmax, min/max
                            with indices */
+    /* Registers per thread of the general kernel built for output_vec_size
+       1, 2 and 4 on the device at hand (the CUDA backend fills them in);
+       0: unknown, and TUNED then assumes a full SM of threads. */
+    int kernel_regs[3];
 } rt__op_traits;
 
 /* PyTorch's traits for (op, input dtype, output dtype). */

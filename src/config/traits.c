@@ -79,6 +79,7 @@ rt__op_traits rt__op_traits_for(rt_op op, rt_dtype in, rt_dtype out, bool has_in
     t.input_vec_size = ((op == RT_OP_SUM || op == RT_OP_MEAN) && sixteen_bit) ? 8 : t.vt0;
     t.noutputs = ((op == RT_OP_MIN || op == RT_OP_MAX) && has_indices) ? 2 : 1;
     t.indexed = t.noutputs == 2 || op == RT_OP_ARGMIN || op == RT_OP_ARGMAX;
+    t.kernel_regs[0] = t.kernel_regs[1] = t.kernel_regs[2] = 0;
     return t;
 }
 
@@ -90,5 +91,6 @@ rt__device_props rt__device_props_h200(void) {
     p.max_threads_per_block = 1024;
     p.shared_mem_per_block = 48 * 1024;
     p.l2_bytes = 60 * 1024 * 1024;
+    p.regs_per_sm = 64 * 1024;
     return p;
 }

@@ -49,6 +49,24 @@ enum {
     MAX_TAIL_TRIPS = 8
 };
 
+/* Blocks of c's size that one SM holds at once: by threads, and by the
+   registers of the kernel that runs c when the backend knows them (the
+   general kernel for output_vec_size 1, 2, 4: 32 to 90 registers on sm_90,
+   so 128-thread blocks of 56 registers fit 9 per SM, not 16). Registers
+   are allocated per warp in units of 256. */
+static int64_t resident_blocks(const rt__op_traits *op, const rt__device_props *dev,
+                               const rt__launch_config *c) {
+    int64_t blocks = dev->max_threads_per_sm / c->num_threads;
+    const int slot = c->output_vec_size == 4 ? 2 : c->output_vec_size == 2 ? 1 : 0;
+    const int64_t regs = op->kernel_regs[slot];
+    if (regs > 0 && dev->regs_per_sm > 0) {
+        const int64_t warps = rt__div_up(c->num_threads, dev->warp_size);
+        const int64_t per_warp = rt__div_up(regs * dev->warp_size, 256) * 256;
+        blocks = rt__min64(blocks, dev->regs_per_sm / (per_warp * warps));
+    }
+    return blocks > 0 ? blocks : 1;
+}
+
 /* Re-chooses the blocks per output tile (grid.y) of a config whose warps
    split the reduced index: enough blocks for one wave of the device, but
    no fewer than MIN_VECTORS_PER_THREAD loads per thread, and none at all
@@ -68,13 +86,21 @@ static void retune_global_split(const rt__iter *it, const rt__op_traits *op,
        elements there, so its 16 values are 4 vectors of f32). */
     const int64_t per_load = c->vectorize_input ? c->input_vec_size : 1;
     const int64_t vpt = rt__div_up(it->inputs_per_output, (int64_t)c->step_input * per_load);
-    const int64_t blocks_per_sm = dev->max_threads_per_sm / c->num_threads;
-    const int64_t target_grid = (int64_t)dev->num_sms * (blocks_per_sm > 0 ? blocks_per_sm : 1);
+    const int64_t target_grid = (int64_t)dev->num_sms * resident_blocks(op, dev, c);
     const int64_t grid_x = rt__div_up(it->num_outputs / c->output_vec_size, c->step_output);
     if (vpt < MIN_LOADS_TO_SPLIT || grid_x > target_grid)
         return;
-    int64_t ctas =
-        rt__min64(rt__div_up(target_grid, grid_x), rt__div_up(vpt, MIN_VECTORS_PER_THREAD));
+    /* At most one wave: a grid a little over it runs a second, nearly
+       empty one. H200, output tiles of 128 f32 (grid.x 256; 9 resident
+       blocks of 128 per SM), whole suite in one run (bench/NOTES.md v1.4):
+         grid.y                 2      4      6      9     12     32
+         [4096,32768] d0    127.3  125.6  129.8  128.9  132.0  132.6 us
+         f16 same          83.2   67.5   78.7   71.7   74.8   80.3
+         var same         163.3  133.8  159.6  149.4  160.3  198.6
+       ([32,256,64,256] over (0,2), grid.x 512: 127.2 us at 2, 131.6 at 4,
+       142.4 at 5.) */
+    int64_t ctas = rt__min64(rt__max64(1, target_grid / grid_x),
+                             rt__div_up(vpt, MIN_VECTORS_PER_THREAD));
     ctas = rt__max64(ctas, rt__div_up(vpt, MAX_VALUES_PER_THREAD));
     /* The last block folds every partial of its tile: its threads (rows
        of the block when lanes own outputs) each take a run of them,

@@ -12,6 +12,7 @@
 #include <cuda_runtime_api.h>
 
 #include "config.h"
+#include "launch.h"
 #include "rt_internal.h"
 
 #ifdef __cplusplus
@@ -43,6 +44,10 @@ struct rt__cuda_state {
     int64_t acc_capacity;     /* bytes */
     uint64_t alloc_count;     /* workspace (re)allocations so far */
     cudaEvent_t switch_event; /* created at the first stream switch; NULL before */
+    /* The general kernels' registers per thread on this device, per
+       (family, input dtype) and output_vec_size 1/2/4, asked for at their
+       first use (0: not yet; -1: the query failed, treated as unknown). */
+    int16_t kernel_regs[RT__FAM_COUNT][RT_DTYPE_COUNT][3];
 };
 
 /* THE conversion of a CUDA error into a status: cudaSuccess -> RT_OK,
@@ -81,6 +86,11 @@ rt_status rt__cuda_workspace_info(const rt_context *ctx, const void **base, size
                                   uint64_t *alloc_count);
 /* The device properties cached at context creation (NULL for CPU). */
 const rt__device_props *rt__cuda_props(const rt_context *ctx);
+
+/* The op traits the executor plans pb with on ctx's device:
+   rt__op_traits_for plus the registers of the (family, dtype) general
+   kernels (TUNED's occupancy). RT_ERR_UNSUPPORTED without a kernel. */
+rt_status rt__cuda_op_traits(rt_context *ctx, const rt__problem *pb, rt__op_traits *traits);
 
 #ifdef __cplusplus
 }

@@ -51,6 +51,7 @@ static rt_status read_props(int device, rt__device_props *p) {
     p->max_threads_per_block = dp.maxThreadsPerBlock;
     p->shared_mem_per_block = (int)dp.sharedMemPerBlock;
     p->l2_bytes = dp.l2CacheSize;
+    p->regs_per_sm = dp.regsPerMultiprocessor;
     return RT_OK;
 }
 

@@ -196,6 +196,26 @@ static rt_status run_split(plan *p, rt__iter *it) {
     return rt__iter_for_each_piece(it, limit, visit_piece, p);
 }
 
+/* The general kernels' registers are asked of the runtime once per
+   context and (family, dtype), then cached; a failed query leaves them
+   unknown (0), which only costs TUNED its register-aware grid. */
+rt_status rt__cuda_op_traits(rt_context *ctx, const rt__problem *pb, rt__op_traits *traits) {
+    const rt__family fam = family_of(pb);
+    const rt__kernel_entry *entry = rt__kernel_lookup(fam, pb->in.dtype);
+    RT_RETURN_IF(entry == NULL, RT_ERR_UNSUPPORTED);
+    *traits = rt__op_traits_for(pb->op, pb->in.dtype, pb->out.dtype, pb->has_indices);
+    int16_t *cached = ctx->cuda->kernel_regs[fam][pb->in.dtype];
+    if (cached[0] == 0) {
+        int regs[3] = {0, 0, 0};
+        const bool ok = rt__cuda_status(entry->regs(regs)) == RT_OK;
+        for (int k = 0; k < 3; k++)
+            cached[k] = ok && regs[k] > 0 && regs[k] < INT16_MAX ? (int16_t)regs[k] : -1;
+    }
+    for (int k = 0; k < 3; k++)
+        traits->kernel_regs[k] = cached[k] > 0 ? cached[k] : 0;
+    return RT_OK;
+}
+
 static rt_status run_reduce(rt_context *ctx, const rt__problem *pb, rt__iter *it) {
     plan p;
     memset(&p, 0, sizeof p);
@@ -203,7 +223,7 @@ static rt_status run_reduce(rt_context *ctx, const rt__problem *pb, rt__iter *it
     p.entry = rt__kernel_lookup(family_of(pb), pb->in.dtype);
     RT_RETURN_IF(p.entry == NULL, RT_ERR_UNSUPPORTED);
     p.rows = rt__rows_lookup(family_of(pb), pb->in.dtype);
-    p.traits = rt__op_traits_for(pb->op, pb->in.dtype, pb->out.dtype, pb->has_indices);
+    RT_FORWARD_IF_ERROR(rt__cuda_op_traits(ctx, pb, &p.traits));
     p.policy = pb->policy;
     p.stream = (cudaStream_t)ctx->stream;
     op_fields(pb, &p.proto);

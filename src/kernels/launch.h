@@ -175,9 +175,14 @@ typedef struct rt__kernel_args {
 typedef cudaError_t (*rt__launch_fn)(const rt__kernel_args *args, const rt__launch_config *cfg,
                                      size_t shared_bytes, cudaStream_t stream);
 
+/* Registers per thread of the general kernel for output_vec_size 1, 2 and
+   4 on the current device (cudaFuncGetAttributes), into regs[0..2]. */
+typedef cudaError_t (*rt__regs_fn)(int regs[3]);
+
 /* What one (family, dtype) instantiation exports. */
 typedef struct rt__kernel_entry {
     rt__launch_fn launch;
+    rt__regs_fn regs;
     int acc_size;  /* sizeof the accumulator state (ACC, staging, shared) */
     int vt0;       /* the kernel's compiled unroll and vector widths */
     int input_vec; /* (the config's traits should say the same) */

@@ -467,6 +467,20 @@ cudaError_t launch_reduce(const rt__kernel_args *a, const rt__launch_config *c, 
     }
 }
 
+template <typename Op> cudaError_t kernel_regs(int regs[3]) {
+    const void *kernels[3] = {reinterpret_cast<const void *>(reduce_kernel<Op, 1>),
+                              reinterpret_cast<const void *>(reduce_kernel<Op, 2>),
+                              reinterpret_cast<const void *>(reduce_kernel<Op, 4>)};
+    for (int k = 0; k < 3; k++) {
+        cudaFuncAttributes attr;
+        const cudaError_t e = cudaFuncGetAttributes(&attr, kernels[k]);
+        if (e != cudaSuccess)
+            return e;
+        regs[k] = attr.numRegs;
+    }
+    return cudaSuccess;
+}
+
 } // namespace rt
 
 /* Stamps out the table entry of one (family, dtype) row of
@@ -474,6 +488,7 @@ cudaError_t launch_reduce(const rt__kernel_args *a, const rt__launch_config *c, 
 #define RT__DEFINE_KERNEL_ENTRY(fam, FAM, sfx, DT)                                                 \
     extern "C" const rt__kernel_entry rt__kernel_##fam##_##sfx = {                                 \
         rt::launch_reduce<RT__OP_##FAM(RT__CTYPE_##sfx)>,                                          \
+        rt::kernel_regs<RT__OP_##FAM(RT__CTYPE_##sfx)>,                                            \
         (int)sizeof(RT__OP_##FAM(RT__CTYPE_##sfx)::acc_t), RT__OP_##FAM(RT__CTYPE_##sfx)::vt0,     \
         RT__OP_##FAM(RT__CTYPE_##sfx)::input_vec};
 
