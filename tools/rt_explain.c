@@ -5,10 +5,15 @@
  *   rt_explain --shape 16,128,64,128 [--strides 1048576,8192,128,1]
  *              [--dims 1,3] [--keepdim] --dtype f32 --op sum
  *              [--policy compat|tuned] [--sms 132] [--threads-per-sm 2048]
+ *              [--kernel-regs 32,48,56]
  *
  * Strides are in elements (default: contiguous); no --dims reduces every
  * dim; an empty --shape "" is a 0-d tensor. The device defaults to an H200.
- * The output dtype is the op's default (rt_reduce_default_dtype), the
+ * --kernel-regs gives the registers per thread of the general kernel for
+ * output_vec_size 1, 2, 4 (what the CUDA backend reads from the device;
+ * 32,48,56 for f32 sums on sm_90): TUNED sizes block splits by them, and
+ * without them assumes a full SM of threads, so a split may come out
+ * larger than on the GPU. The output dtype is the op's default (rt_reduce_default_dtype), the
  * output contiguous. Prints one JSON object on stdout: the arguments, the
  * output shape, the iteration space (iter strides in bytes, output operand
  * first, dims fastest first) and "config" (null when there is nothing to
@@ -39,6 +44,7 @@ typedef struct request {
     rt_op op;
     rt_policy policy;
     rt__device_props dev;
+    int kernel_regs[3]; /* 0: unknown */
 } request;
 
 static int fail(const char *fmt, ...) {
@@ -95,7 +101,8 @@ static int parse_args(int argc, char **argv, request *r) {
             bool known = strcmp(flag, "--shape") == 0 || strcmp(flag, "--strides") == 0 ||
                          strcmp(flag, "--dims") == 0 || strcmp(flag, "--dtype") == 0 ||
                          strcmp(flag, "--op") == 0 || strcmp(flag, "--policy") == 0 ||
-                         strcmp(flag, "--sms") == 0 || strcmp(flag, "--threads-per-sm") == 0;
+                         strcmp(flag, "--sms") == 0 || strcmp(flag, "--threads-per-sm") == 0 ||
+                         strcmp(flag, "--kernel-regs") == 0;
             return known ? fail("%s needs a value", flag) : fail("unknown argument '%s'", flag);
         }
         const char *val = argv[++i];
@@ -141,6 +148,14 @@ static int parse_args(int argc, char **argv, request *r) {
             if (!parse_int(val, 1, 1 << 20, &v))
                 return fail("bad --threads-per-sm '%s': want an integer in [1, 1048576]", val);
             r->dev.max_threads_per_sm = (int)v;
+        } else if (strcmp(flag, "--kernel-regs") == 0) {
+            bool ok = parse_list(val, list, &n) && n == 3;
+            for (int k = 0; ok && k < 3; k++)
+                ok = list[k] >= 1 && list[k] <= 255;
+            if (!ok)
+                return fail("bad --kernel-regs '%s': want 3 integers in [1, 255]", val);
+            for (int k = 0; k < 3; k++)
+                r->kernel_regs[k] = (int)list[k];
         } else {
             return fail("unknown argument '%s'", flag);
         }
@@ -377,6 +392,7 @@ int main(int argc, char **argv) {
     rt__iter_build_raw(&r.in, out_strides, (int)rt_dtype_size(r.out_dtype), mask,
                        rt__op_tracks_index(r.op, false), &it);
     rt__op_traits traits = rt__op_traits_for(r.op, r.in.dtype, r.out_dtype, false);
+    memcpy(traits.kernel_regs, r.kernel_regs, sizeof traits.kernel_regs);
 
     plan p = {&r, &traits, NULL, 0, RT_OK};
     bool work = it.num_outputs > 0 && it.inputs_per_output > 0;
