@@ -5,16 +5,19 @@
  * elements and reaches 11-38% of the read ceiling for L <= 129 (H200,
  * bench/NOTES-rows.md: [2^22,32] sum dim 1 1148 us, [528416,127] 171 us).
  *
- * Two variants, each with the measurement that chose it in bench/NOTES-rows.md:
- *  - tile: packed rows (pitch == L) of up to 2 KiB, any number of rows: a
- *    block copies its rows into shared memory with aligned 16-byte loads
- *    and a thread (or a group of lanes, for long rows) folds each row, so
- *    the loads are coalesced and 16 bytes wide for odd lengths (3, 7, 33,
- *    127, 129) too.
+ * Three variants, each with the measurement that chose it in bench/NOTES-rows.md:
+ *  - short: rows of up to 8 elements, or of one aligned 16-byte vector,
+ *    packed or sliced: a thread per row, the whole row loaded at once
+ *    (scalar loads that L1 merges, or the one vector).
+ *  - tile: longer packed rows (pitch == L) of up to 2 KiB, any number of
+ *    rows: a block copies its rows into shared memory with aligned 16-byte
+ *    loads and a thread (or a group of lanes, for long rows) folds each
+ *    row, so the loads are coalesced and 16 bytes wide for odd lengths
+ *    (33, 127, 129) too.
  *  - direct: a group of G lanes per row, 16-byte loads when every row start
  *    is aligned, 2 to 8 rows per group in flight, for rows up to
  *    2048 elements when there are enough of them to fill the GPU, and for
- *    short rows that are not packed (sliced views).
+ *    rows of 9-64 elements that are not packed (sliced views).
  */
 #include "config_policies.h"
 

@@ -5,7 +5,10 @@
  * every row whatever its length, so a row of 32 floats is one 128-byte
  * load per warp between shuffles: 11% of the read ceiling (bench/NOTES-rows.md).
  *
- * Two shapes of work, both chosen in src/config/tuned_rows.c:
+ * Three shapes of work, all chosen in src/config/tuned_rows.c:
+ *  - short: a thread per row of up to 8 elements (scalar loads) or of one
+ *    aligned 16-byte vector, 2-4 rows per thread, the whole of each row
+ *    loaded before any fold; a warp's load reads 32 adjacent rows.
  *  - direct: a group of G lanes (a power of two, 1..32) per row, each lane
  *    reading V-element vectors (16 bytes when every row start is aligned,
  *    else scalars) at g*V, g*V + G*V, ...; R rows per group in flight,
