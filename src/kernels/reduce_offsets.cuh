@@ -68,23 +68,12 @@ static __device__ __forceinline__ OutOffsets output_offsets(const rt__kernel_arg
 }
 
 /* The offset of output index o in one slot alone: the input slice at the
-   start of a thread's work (the other slots would hold registers through
-   the whole reduction), the OUT slot of the fill kernel. */
+   start of a thread's work, the OUT slot of the fill kernel. slot is a
+   constant at every call, so the other slots' arithmetic is dead code and
+   no register holds it through the reduction. */
 static __device__ __forceinline__ int32_t output_offset(const rt__kernel_args &a, uint32_t o,
                                                         int slot) {
-    const int last = a.out_ndim - 1;
-    int32_t off = 0;
-#pragma unroll
-    for (int d = 0; d < RT_MAX_DIMS - 1; d++) {
-        if (d >= last)
-            break;
-        uint32_t mod;
-        o = div_mod(a.out_sizes[d], o, mod);
-        off += (int32_t)mod * a.out_strides[d][slot];
-    }
-    if (last >= 0)
-        off += (int32_t)o * a.out_strides[last][slot];
-    return off;
+    return output_offsets(a, o).v[slot];
 }
 
 } // namespace rt
