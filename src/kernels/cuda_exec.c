@@ -196,13 +196,18 @@ static rt_status run_split(plan *p, rt__iter *it) {
     return rt__iter_for_each_piece(it, limit, visit_piece, p);
 }
 
-/* The general kernels' registers are asked of the runtime once per
-   context and (family, dtype), then cached; a failed query leaves them
-   unknown (0), which only costs TUNED its register-aware grid. */
-rt_status rt__cuda_op_traits(rt_context *ctx, const rt__problem *pb, rt__op_traits *traits) {
+/* pb's (family, dtype) kernels and the traits they are planned with. The
+   general kernels' registers are asked of the runtime once per context and
+   (family, dtype), then cached; a failed query leaves them unknown (0),
+   which only costs TUNED its register-aware grid. */
+static rt_status op_kernels(rt_context *ctx, const rt__problem *pb,
+                            const rt__kernel_entry **entry_out, rt__launch_fn *rows,
+                            rt__op_traits *traits) {
     const rt__family fam = family_of(pb);
     const rt__kernel_entry *entry = rt__kernel_lookup(fam, pb->in.dtype);
     RT_RETURN_IF(entry == NULL, RT_ERR_UNSUPPORTED);
+    *entry_out = entry;
+    *rows = rt__rows_lookup(fam, pb->in.dtype);
     *traits = rt__op_traits_for(pb->op, pb->in.dtype, pb->out.dtype, pb->has_indices);
     int16_t *cached = ctx->cuda->kernel_regs[fam][pb->in.dtype];
     if (cached[0] == 0) {
@@ -216,14 +221,17 @@ rt_status rt__cuda_op_traits(rt_context *ctx, const rt__problem *pb, rt__op_trai
     return RT_OK;
 }
 
+rt_status rt__cuda_op_traits(rt_context *ctx, const rt__problem *pb, rt__op_traits *traits) {
+    const rt__kernel_entry *entry;
+    rt__launch_fn rows;
+    return op_kernels(ctx, pb, &entry, &rows, traits);
+}
+
 static rt_status run_reduce(rt_context *ctx, const rt__problem *pb, rt__iter *it) {
     plan p;
     memset(&p, 0, sizeof p);
     p.ctx = ctx;
-    p.entry = rt__kernel_lookup(family_of(pb), pb->in.dtype);
-    RT_RETURN_IF(p.entry == NULL, RT_ERR_UNSUPPORTED);
-    p.rows = rt__rows_lookup(family_of(pb), pb->in.dtype);
-    RT_FORWARD_IF_ERROR(rt__cuda_op_traits(ctx, pb, &p.traits));
+    RT_FORWARD_IF_ERROR(op_kernels(ctx, pb, &p.entry, &p.rows, &p.traits));
     p.policy = pb->policy;
     p.stream = (cudaStream_t)ctx->stream;
     op_fields(pb, &p.proto);
