@@ -206,23 +206,33 @@ static void expect_field(const char *name, const char *field, int want, int got)
         fail_msg("%s: the config has %s = %d, the case needs %d", name, field, got, want);
 }
 
-static void run_branch(const branch_case *b, dev_case *d) {
-    rt_case c;
-    make_case(&c, b->op, b->dt, b->odt, b->nd, b->shape, b->dims, b->ndims, b->misalign, b->idx,
-              0xb4a7c400ull + (uint64_t)(b - k_branches));
+/* The case of table row b (its op parameter set). */
+static void make_branch_case(rt_case *c, const branch_case *b, uint64_t seed) {
+    make_case(c, b->op, b->dt, b->odt, b->nd, b->shape, b->dims, b->ndims, b->misalign, b->idx,
+              seed);
     if (b->op == RT_OP_NORM)
-        c.p = b->param;
+        c->p = b->param;
     if (b->op == RT_OP_VAR || b->op == RT_OP_STD)
-        c.correction = b->param;
-    rt_status s = dev_case_run(g_gpu, &c, d, RT_POLICY_COMPAT, NULL);
-    check_case_gpu(&c, s, b->name);
+        c->correction = b->param;
+}
 
-    rt__launch_config cfg = case_config(g_gpu, &c, d, RT_POLICY_COMPAT);
+/* b's config fields (ANY_OF: not asserted) against policy's config. */
+static void expect_branch_config(const branch_case *b, const rt_case *c, dev_case *d,
+                                 rt_policy policy) {
+    rt__launch_config cfg = case_config(g_gpu, c, d, policy);
     expect_field(b->name, "vectorize_input", b->vec_in, cfg.vectorize_input);
     expect_field(b->name, "output_vec_size", b->ovs, cfg.output_vec_size);
     expect_field(b->name, "block_x_reduce", b->split_x, rt__config_block_x_reduce(&cfg));
     expect_field(b->name, "block_y_reduce", b->split_y, rt__config_block_y_reduce(&cfg));
     expect_field(b->name, "global_reduce", b->global, rt__config_global_reduce(&cfg));
+}
+
+static void run_branch(const branch_case *b, dev_case *d) {
+    rt_case c;
+    make_branch_case(&c, b, 0xb4a7c400ull + (uint64_t)(b - k_branches));
+    rt_status s = dev_case_run(g_gpu, &c, d, RT_POLICY_COMPAT, NULL);
+    check_case_gpu(&c, s, b->name);
+    expect_branch_config(b, &c, d, RT_POLICY_COMPAT);
 
     /* The default (TUNED) policy on the same case. */
     s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
@@ -539,25 +549,10 @@ static const branch_case k_tuned[] = {
 
 static void run_tuned_case(const branch_case *b, dev_case *d) {
     rt_case c;
-    make_case(&c, b->op, b->dt, b->odt, b->nd, b->shape, b->dims, b->ndims, b->misalign, b->idx,
-              0x7a4ed000ull + (uint64_t)(b - k_tuned));
-    if (b->op == RT_OP_NORM)
-        c.p = b->param;
-    if (b->op == RT_OP_VAR || b->op == RT_OP_STD)
-        c.correction = b->param;
+    make_branch_case(&c, b, 0x7a4ed000ull + (uint64_t)(b - k_tuned));
     rt_status s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
     check_case_gpu(&c, s, b->name);
-    rt__launch_config cfg = case_config(g_gpu, &c, d, RT_POLICY_TUNED);
-    if (b->vec_in != ANY_OF && b->vec_in != cfg.vectorize_input)
-        fail_msg("%s: TUNED vectorize_input = %d", b->name, cfg.vectorize_input);
-    if (b->ovs != ANY_OF && b->ovs != cfg.output_vec_size)
-        fail_msg("%s: TUNED output_vec_size = %d", b->name, cfg.output_vec_size);
-    if (b->split_x != ANY_OF && b->split_x != rt__config_block_x_reduce(&cfg))
-        fail_msg("%s: TUNED block_x_reduce = %d", b->name, rt__config_block_x_reduce(&cfg));
-    if (b->split_y != ANY_OF && b->split_y != rt__config_block_y_reduce(&cfg))
-        fail_msg("%s: TUNED block_y_reduce = %d", b->name, rt__config_block_y_reduce(&cfg));
-    if (b->global != ANY_OF && b->global != rt__config_global_reduce(&cfg))
-        fail_msg("%s: TUNED global_reduce = %d", b->name, rt__config_global_reduce(&cfg));
+    expect_branch_config(b, &c, d, RT_POLICY_TUNED);
     /* Run to run the same bits (no float atomics, fixed combine order). */
     unsigned char *first = malloc(c.out_buf.bytes + 1);
     assert_non_null(first);
