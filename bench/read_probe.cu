@@ -12,13 +12,10 @@
 //   one-shot     one block per threads x U x 16 B; a block reads and exits
 // and load instructions: ld.global.nc (nc), the same with a 256-byte L2
 // prefetch (nc.256), plain ld.global (ld), ld.global.cs (cs).
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <vector>
+namespace {
+const char *const kProbeName = "read_probe";
+}
+#include "probe.cuh"
 
 namespace {
 
@@ -133,41 +130,20 @@ const Scheme kSchemes[] = {
     SCHEME(256, 4, ONE_SHOT, CS, "one-shot u4 cs"),
 };
 
-#define CHECK(call)                                                                     \
-    do {                                                                                \
-        cudaError_t e_ = (call);                                                        \
-        if (e_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "read_probe: %s: %s\n", #call, cudaGetErrorString(e_));    \
-            exit(1);                                                                    \
-        }                                                                               \
-    } while (0)
-
-__global__ void fill_kernel(float4 *dst, size_t n4, unsigned seed) {
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
-         i += (size_t)gridDim.x * blockDim.x) {
-        unsigned h = (unsigned)i * 2654435761u ^ seed;
-        float f = 0.5f + (float)(h >> 8) * (1.0f / 16777216.0f);
-        dst[i] = make_float4(f, f * 0.5f, f * 0.25f, f * 0.125f);
-    }
-}
-
 int grid_for(const Scheme &s, size_t n4, int sms) {
     if (s.mode == ONE_SHOT)
         return (int)((n4 + (size_t)s.threads * s.unroll - 1) / ((size_t)s.threads * s.unroll));
     int per_sm = 0;
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, s.kernel, s.threads, 0));
+    PROBE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, s.kernel, s.threads, 0));
     return per_sm * sms;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-    int reps = 50;
-    for (int i = 1; i < argc; ++i)
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = std::max(5, atoi(argv[++i]));
+    const int reps = probe_reps(argc, argv);
     cudaDeviceProp prop;
-    CHECK(cudaGetDeviceProperties(&prop, 0));
+    PROBE_CHECK(cudaGetDeviceProperties(&prop, 0));
     printf("device: %s, %d SMs, L2 %.1f MiB\n", prop.name, prop.multiProcessorCount,
            prop.l2CacheSize / 1048576.0);
 
@@ -177,13 +153,10 @@ int main(int argc, char **argv) {
     // left in L2: 4 x 256 MiB for the smaller sizes, 2 x 1 GiB for the largest.
     size_t pool_bytes = (size_t)2 << 30;
     char *pool = nullptr;
-    CHECK(cudaMalloc(&pool, pool_bytes));
-    fill_kernel<<<4096, 256>>>((float4 *)pool, pool_bytes / 16, 12345u);
+    PROBE_CHECK(cudaMalloc(&pool, pool_bytes));
+    probe_fill<<<4096, 256>>>((float *)pool, pool_bytes / 4);
     float *out = nullptr;
-    CHECK(cudaMalloc(&out, (size_t)1 << 26));
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
+    PROBE_CHECK(cudaMalloc(&out, (size_t)1 << 26));
 
     printf("%-30s", "scheme");
     for (int s = 0; s < nsizes; ++s)
@@ -195,24 +168,14 @@ int main(int argc, char **argv) {
             size_t bytes = sizes[s], n4 = bytes / 16;
             int copies = (int)(pool_bytes / bytes);
             int grid = grid_for(sc, n4, prop.multiProcessorCount);
-            std::vector<float> times;
-            for (int r = -3; r < reps; ++r) {
-                const float4 *src = (const float4 *)(pool + (size_t)((r + 3) % copies) * bytes);
-                CHECK(cudaEventRecord(a));
+            float us = probe_median_us(reps, [&](int k) {
+                const float4 *src = (const float4 *)(pool + (size_t)(k % copies) * bytes);
                 sc.kernel<<<grid, sc.threads>>>(src, n4, out);
-                CHECK(cudaEventRecord(b));
-                CHECK(cudaEventSynchronize(b));
-                float ms = 0;
-                CHECK(cudaEventElapsedTime(&ms, a, b));
-                if (r >= 0)
-                    times.push_back(ms * 1000.0f);
-            }
-            std::sort(times.begin(), times.end());
-            float us = times[times.size() / 2];
+            });
             printf("  %10.2f %7.1f", us, bytes / (us * 1e3));
         }
         printf("\n");
     }
-    CHECK(cudaGetLastError());
+    PROBE_CHECK(cudaGetLastError());
     return 0;
 }

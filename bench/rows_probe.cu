@@ -13,13 +13,12 @@
 //   scalar4   thread t takes 4 adjacent rows, reads them element by element
 //             (12 or 16 scalar loads), one 16-byte store (Inductor's kernel)
 // Loads: plain ld.global, ld.global.L1::evict_last (el), ld.global.nc (nc).
-#include <cuda_runtime.h>
+#include <cmath>
 
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <vector>
+namespace {
+const char *const kProbeName = "rows_probe";
+}
+#include "probe.cuh"
 
 namespace {
 
@@ -204,54 +203,20 @@ const Variant kVariants[] = {
     SCALAR4(4, 2, EVICT_LAST, "L4 scalar4 x2 el"),
 };
 
-#define CHECK(call)                                                                     \
-    do {                                                                                \
-        cudaError_t e_ = (call);                                                        \
-        if (e_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "rows_probe: %s: %s\n", #call, cudaGetErrorString(e_));    \
-            exit(1);                                                                    \
-        }                                                                               \
-    } while (0)
-
-__global__ void fill_kernel(float *dst, size_t n) {
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x)
-        dst[i] = (float)((i * 2654435761u) >> 12 & 1023) * (1.0f / 1024.0f);
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
-    int reps = 50;
-    for (int i = 1; i < argc; ++i)
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = std::max(5, atoi(argv[++i]));
+    const int reps = probe_reps(argc, argv);
     // 256 MiB of input per copy (as rt_bench's rows cases), 2 copies rotated.
     const size_t in_bytes = (size_t)256 << 20;
     const int copies = 2;
     float *in = nullptr, *out = nullptr;
-    CHECK(cudaMalloc(&in, in_bytes * copies));
-    CHECK(cudaMalloc(&out, in_bytes / 2));
-    fill_kernel<<<4096, 256>>>(in, in_bytes * copies / 4);
+    PROBE_CHECK(cudaMalloc(&in, in_bytes * copies));
+    PROBE_CHECK(cudaMalloc(&out, in_bytes / 2));
+    probe_fill<<<4096, 256>>>(in, in_bytes * copies / 4);
     std::vector<float> host_out, host_in;
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-
     auto time = [&](auto launch) {
-        std::vector<float> t;
-        for (int r = -3; r < reps; ++r) {
-            CHECK(cudaEventRecord(a));
-            launch((r + 3) % copies);
-            CHECK(cudaEventRecord(b));
-            CHECK(cudaEventSynchronize(b));
-            float ms = 0;
-            CHECK(cudaEventElapsedTime(&ms, a, b));
-            if (r >= 0)
-                t.push_back(ms * 1000.0f);
-        }
-        std::sort(t.begin(), t.end());
-        return t[t.size() / 2];
+        return probe_median_us(reps, [&](int k) { launch(k % copies); });
     };
     const size_t n4 = in_bytes / 16;
     float ceil_us = time([&](int k) {
@@ -269,14 +234,14 @@ int main(int argc, char **argv) {
             void *args[] = {nullptr, &out, (void *)&n};
             const float *src = (const float *)((char *)in + k * in_bytes);
             args[0] = (void *)&src;
-            CHECK(cudaLaunchKernel((const void *)v.kernel, dim3(grid), dim3(v.threads), args, 0,
+            PROBE_CHECK(cudaLaunchKernel((const void *)v.kernel, dim3(grid), dim3(v.threads), args, 0,
                                    0));
         });
         // Check a sample of rows against the host.
         host_out.resize(n);
         host_in.resize((size_t)n * v.L);
-        CHECK(cudaMemcpy(host_out.data(), out, (size_t)n * 4, cudaMemcpyDeviceToHost));
-        CHECK(cudaMemcpy(host_in.data(), (char *)in + ((reps + 2) % copies) * in_bytes,
+        PROBE_CHECK(cudaMemcpy(host_out.data(), out, (size_t)n * 4, cudaMemcpyDeviceToHost));
+        PROBE_CHECK(cudaMemcpy(host_in.data(), (char *)in + ((reps + 2) % copies) * in_bytes,
                          (size_t)n * v.L * 4, cudaMemcpyDeviceToHost));
         int bad = 0;
         for (int r = 0; r < n; r += 997) {
