@@ -73,6 +73,12 @@ typedef enum rt__kernel_kind {
    TUNED's cap on block splits (tuned.c). */
 #define RT__TAIL_LOADS(acc_bytes) ((acc_bytes) <= 4 ? 8 : 1)
 
+/* The ROWS short kernel (reduce_rows.cuh short_rows) takes rows of up to
+   this many elements with scalar loads, the whole row loaded at once; the
+   config (tuned_rows.c), its check (cuda_args.c) and the kernel's
+   instantiations (4 and 8 loads a row) all read it from here. */
+#define RT__ROWS_SHORT_MAX 8
+
 typedef struct rt__launch_config {
     rt_policy policy;     /* COMPAT or TUNED, as chosen */
     rt__kernel_kind kernel;

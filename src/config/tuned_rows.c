@@ -29,9 +29,6 @@ enum { ROWS_MAX_LEN = 2048, ROWS_THREADS = 256 };
 /* Rows up to this length take the direct kernel whatever their number
    (sliced short rows); longer ones only when they fill the GPU. */
 enum { ROWS_SHORT_LEN = 64 };
-/* Rows up to this many elements go to the short kernel (reduce_rows.cuh
-   ShortRows::C for scalar loads). */
-enum { ROWS_SHORT_SCALARS = 8 };
 /* Packed rows up to 2 KiB go through the tile (8 rows at the least). */
 enum { ROWS_TILE_MAX_ROW_BYTES = 2048 };
 /* One tile: up to 18 KiB over 128 threads is one batch of 9 16-byte loads
@@ -109,7 +106,7 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
     const bool packed = it->ndim == 2 && it->strides[RT__ITER_IN][1] == L * elem;
     const int64_t vec = 16 / elem;
 
-    /* Rows of up to ROWS_SHORT_SCALARS elements, or of one aligned 16-byte
+    /* Rows of up to RT__ROWS_SHORT_MAX elements, or of one aligned 16-byte
        vector (f32 L = 4), packed or not: the short kernel, a thread per
        row loading its whole row for all its rows at once, a warp's load
        reading 32 adjacent rows; L1 merges a row's scalar loads (Inductor's
@@ -120,7 +117,7 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
        154.5). The direct kernel on rows of 3 (scalar loads in its loop, 8
        rows a thread, 84 registers) took 167 us. */
     const bool vec_row = L == vec && rt__iter_input_aligned(it, 16, 0);
-    if (vec_row || L <= ROWS_SHORT_SCALARS) {
+    if (vec_row || L <= RT__ROWS_SHORT_MAX) {
         const int64_t v = vec_row ? vec : 1;
         rows_common(op, cfg);
         cfg->rows_short = true;

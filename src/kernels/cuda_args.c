@@ -52,7 +52,7 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
     }
     /* The short kernel: a thread per row of at most 8 scalars or one
        vector (reduce_rows.cuh ShortRows). */
-    RT_RETURN_IF(c->rows_short && (g != 1 || (v == 1 ? L > 8 : L != v)), RT_ERR_INTERNAL);
+    RT_RETURN_IF(c->rows_short && (g != 1 || (v == 1 ? L > RT__ROWS_SHORT_MAX : L != v)), RT_ERR_INTERNAL);
     return RT_OK;
 }
 

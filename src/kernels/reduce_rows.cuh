@@ -53,11 +53,11 @@ template <typename Op> struct RowsBounds {
 };
 
 /* The short kernel (the config's rows_short, tuned_rows.c): a thread per
-   row of at most C loads of V elements -- up to 4 or 8 scalars (C = 4 or
-   8, by the row's length), or one 16-byte vector (C = 1) -- R rows per
-   thread, every load of the R rows issued before any fold. A warp's load
-   instruction reads 32 adjacent rows, so the scalar columns of a row meet
-   in the same L1 lines. C = 4 for rows of up to 4 scalars keeps f32 sums
+   row of at most C loads of V elements -- scalars, C = RT__ROWS_SHORT_MAX
+   (8) or half that by the row's length, or one 16-byte vector (C = 1) --
+   R rows per thread, every load of the R rows issued before any fold. A
+   warp's load instruction reads 32 adjacent rows, so the scalar columns
+   of a row meet in the same L1 lines. C = 4 for rows of up to 4 scalars keeps f32 sums
    at 32 registers (below) instead of 50 (-Xptxas -v, sm_90). */
 template <typename Op, int V> struct ShortRows {
     static constexpr int R =
@@ -301,10 +301,11 @@ cudaError_t launch_rows(const rt__kernel_args *a, const rt__launch_config *c, si
     constexpr int VW = 16 / sizeof(S);
     if (c->rows_short) {
         if (c->rows_vec == 1 && c->rows_in_flight == ShortRows<Op, 1>::R) {
-            if (a->num_inputs <= 4)
-                return launch_fast<rows_short_kernel<Op, 1, 4>>(grid, block, 0, stream, params);
-            if (a->num_inputs <= 8)
-                return launch_fast<rows_short_kernel<Op, 1, 8>>(grid, block, 0, stream, params);
+            constexpr int C = RT__ROWS_SHORT_MAX;
+            if (a->num_inputs <= C / 2)
+                return launch_fast<rows_short_kernel<Op, 1, C / 2>>(grid, block, 0, stream, params);
+            if (a->num_inputs <= C)
+                return launch_fast<rows_short_kernel<Op, 1, C>>(grid, block, 0, stream, params);
         }
         if (c->rows_vec == VW && c->rows_in_flight == ShortRows<Op, VW>::R && a->num_inputs == VW)
             return launch_fast<rows_short_kernel<Op, VW, 1>>(grid, block, 0, stream, params);
