@@ -124,8 +124,18 @@ template <typename Op, int OVS> struct Reducer {
                 fold_vector(acc, v[l], first + (idx + l * step) * V);
             idx += L * step;
         }
-        /* Fewer than L vectors left, one at a time (loading them all first,
-           guarded, spilled 8 to 84 bytes in most ops under 32 registers). */
+        /* Fewer than L vectors left: two at once while two remain, then
+           one (loading them all first, guarded, spilled 8 to 84 bytes in
+           most ops under 32 registers; two unguarded loads fit in what the
+           main loop already holds). */
+        if constexpr (L >= 4) {
+            if ((uint64_t)idx + step < nvec) {
+                const Load v0 = load(idx), v1 = load(idx + step);
+                fold_vector(acc, v0, first + idx * V);
+                fold_vector(acc, v1, first + (idx + step) * V);
+                idx += 2 * step;
+            }
+        }
         for (; idx < nvec; idx += step)
             fold_vector(acc, load(idx), first + idx * V);
     }
