@@ -49,7 +49,9 @@ static rt__family family_of(const rt__problem *pb) {
     case RT_OP_STD:
         return RT__FAM_WELFORD;
     case RT_OP_NORM:
-        return isinf(pb->p) ? RT__FAM_NORMEXT : RT__FAM_NORM;
+        if (isinf(pb->p))
+            return RT__FAM_NORMEXT;
+        return pb->p == 2.0 ? RT__FAM_NORM2 : RT__FAM_NORM;
     case RT_OP_ANY:
     case RT_OP_ALL:
         return RT__FAM_ANY;

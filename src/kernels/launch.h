@@ -32,9 +32,10 @@ extern "C" {
     X(ARGMIN, argmin)   /* argmin, and min with indices (RT__MODE_VALUES) */                       \
     X(ARGMAX, argmax)                                                                              \
     X(WELFORD, welford) /* var, std (RT__MODE_STD) */                                              \
-    X(NORM, norm)       /* p = 0, 1, 2 or finite other p: a sum of |x|^p */                        \
+    X(NORM, norm)       /* p = 0, 1 or another finite p (not 2): a sum of |x|^p */                 \
     X(NORMEXT, normext) /* p = +inf (max |x|) or -inf (min |x|, RT__MODE_NEG) */                   \
-    X(ANY, any)         /* any, all (RT__MODE_ALL: any of x == 0, negated) */
+    X(ANY, any)         /* any, all (RT__MODE_ALL: any of x == 0, negated) */                      \
+    X(NORM2, norm2)     /* p = 2: sqrt of a sum of squares (no run-time p) */
 
 typedef enum rt__family {
 #define RT__FAMILY_ENUM(FAM, fam) RT__FAM_##FAM,
@@ -87,6 +88,7 @@ enum {
 #define RT__KERNELS_NORM(X) RT__FLOAT_DTYPE_ROWS(X, norm, NORM)
 #define RT__KERNELS_NORMEXT(X) RT__FLOAT_DTYPE_ROWS(X, normext, NORMEXT)
 #define RT__KERNELS_ANY(X) RT__ALL_DTYPE_ROWS(X, any, ANY)
+#define RT__KERNELS_NORM2(X) RT__FLOAT_DTYPE_ROWS(X, norm2, NORM2)
 
 /* THE list: every (family, dtype) that has a kernel. */
 #define RT__FOR_EACH_KERNEL(X)                                                                     \
@@ -99,7 +101,8 @@ enum {
     RT__KERNELS_WELFORD(X)                                                                         \
     RT__KERNELS_NORM(X)                                                                            \
     RT__KERNELS_NORMEXT(X)                                                                         \
-    RT__KERNELS_ANY(X)
+    RT__KERNELS_ANY(X)                                                                             \
+    RT__KERNELS_NORM2(X)
 
 /* Fast unsigned division by a fixed divisor (PyTorch's IntDivider):
    n / d == (umulhi(n, magic) + n) >> shift for every n < 2^31. */

@@ -284,6 +284,32 @@ template <typename S> struct NormOp {
     }
 };
 
+/* p = 2, the common norm, as its own kernel: sqrt of the sum of squares,
+   with no run-time switch, so it keeps a sum's four loads in flight where
+   NormOp's powf path holds it to two. H200, [32768,4096] over dim 1:
+   norm-2 through NormOp 129.2 us against a sum's 125.4 on the same
+   32-lane rows (bench/NOTES.md v1.5). x * x equals |x| * |x| bit for bit,
+   NaN included. */
+template <typename S> struct Norm2Op {
+    using scalar_t = S;
+    using acc_t = typename FloatAcc<S>::type;
+    static constexpr int vt0 = 4;
+    static constexpr int input_vec = 4;
+    static constexpr int min_blocks = sizeof(acc_t) == 4 ? 4 : 2;
+    static constexpr int loads_in_flight = sizeof(acc_t) == 4 ? 4 : 2;
+
+    __device__ explicit Norm2Op(const rt__kernel_args &) {}
+    __device__ acc_t ident() const { return acc_t(0); }
+    __device__ acc_t reduce(acc_t acc, S x, uint32_t) const {
+        const acc_t v = widen(x);
+        return acc + v * v;
+    }
+    __device__ acc_t combine(acc_t a, acc_t b) const { return a + b; }
+    __device__ acc_t shfl(acc_t a, int off, unsigned mask) const { return shfl_down(mask, a, off); }
+    __device__ acc_t translate(acc_t a, int64_t) const { return a; }
+    __device__ void write(char *out, char *, int dt, acc_t a) const { store_as(out, dt, sqrt_of(a)); }
+};
+
 /* p = +inf: max |x|; p = -inf: min |x|, computed as -max(-|x|) so both
    share one comparison. NaN propagates. Identities 0 and +inf (as -(-inf)). */
 template <typename S> struct NormExtOp {
