@@ -379,11 +379,10 @@ static void test_op_traits(void **state) {
    config, labelled TUNED. */
 static void test_tuned_equals_compat_elsewhere(void **state) {
     (void)state;
-    int64_t s_row[] = {1000, 77}, st_row[] = {1, 1000};
+    /* (Vectorized rows of one reduced dim are rule 6's: test_tuned_row_blocks.) */
     int64_t s_3d[] = {5, 13, 77}, st_3d[] = {1001, 1, 13};
     int64_t s_big[] = {32768, 4096}, st_big[] = {1, 32768};
-    rt__iter its[] = {rt_test_make_iter(2, 1, s_row, st_row, 4, 0),
-                      rt_test_make_iter(3, 1, s_3d, st_3d, 4, 0),
+    rt__iter its[] = {rt_test_make_iter(3, 1, s_3d, st_3d, 4, 0),
                       rt_test_make_iter(2, 1, s_big, st_big, 4, 0)};
     for (size_t k = 0; k < sizeof its / sizeof its[0]; k++) {
         rt__launch_config a = config_for(&its[k], RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
@@ -415,15 +414,77 @@ static void test_tuned_vectorizes_16bit_sums(void **state) {
         assert_int_equal(t.input_vec_size, 8);
         assert_int_equal(t.vt0, 4);
         assert_true(rt__config_block_x_reduce(&t));
-        /* 4096 / 8 vectors: 32 lanes of 16 warp rows split the row. */
-        assert_dims3(t.block, 32, 16, 1);
+        /* 4096 / 8 = 512 vectors: 128 lanes a row, 4 vectors each (rule 6). */
+        assert_dims3(t.block, 128, 1, 1);
     }
-    /* f32 sums were vectorized by both already: the same config. */
+    /* f32 sums were vectorized by both already; only rule 6's block
+       differs (PyTorch: a warp a row, 16 rows a block). */
     rt__iter f = rt_test_make_iter(2, 1, shape, strides, 4, 0);
     rt__launch_config c = config_for(&f, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
     rt__launch_config t = config_for(&f, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
     assert_true(c.vectorize_input && t.vectorize_input);
-    assert_dims3(t.block, c.block[0], c.block[1], 1);
+    assert_dims3(c.block, 32, 16, 1);
+    assert_dims3(t.block, 128, 1, 1);
+}
+
+/* TUNED rule 6: rows of one contiguous reduced dim read in vectors run on
+   128-thread blocks, 128 lanes a row for ops whose state is one number
+   when each lane still reads >= 4 vectors, else a warp a row (4 rows a
+   block); COMPAT keeps PyTorch's 32 x 16. */
+static void test_tuned_row_blocks(void **state) {
+    (void)state;
+    int64_t shape[] = {4096, 32768}, strides[] = {1, 4096};
+    rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 0);
+    rt__launch_config c = config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
+    assert_dims3(c.block, 32, 16, 1);
+    assert_dims3(c.grid, 2048, 1, 1);
+
+    const rt_op wide[] = {RT_OP_SUM, RT_OP_MEAN, RT_OP_PROD, RT_OP_MAX, RT_OP_MIN};
+    for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++) {
+        rt__launch_config t = config_for(&it, wide[k], RT_F32, RT_POLICY_TUNED);
+        assert_dims3(t.block, 128, 1, 1);
+        assert_dims3(t.grid, 32768, 1, 1);
+        assert_int_equal(t.input_mult[0], 1);
+        assert_int_equal(t.input_mult[1], 0);
+        assert_int_equal(t.output_mult[0], 0);
+        assert_int_equal(t.output_mult[1], 1);
+        assert_int_equal(t.step_input, 128);
+        assert_int_equal(t.step_output, 1);
+        assert_false(rt__config_global_reduce(&t));
+        /* Four warps combine a row through shared memory. */
+        assert_int_equal(t.shared_memory_bytes, 128 * 4);
+    }
+    const rt_op narrow[] = {RT_OP_VAR, RT_OP_ARGMAX, RT_OP_NORM};
+    for (size_t k = 0; k < sizeof narrow / sizeof narrow[0]; k++) {
+        rt__launch_config t = config_for(&it, narrow[k], RT_F32, RT_POLICY_TUNED);
+        assert_dims3(t.block, 32, 4, 1);
+        assert_dims3(t.grid, 8192, 1, 1);
+        assert_int_equal(t.step_input, 32);
+        assert_int_equal(t.step_output, 4);
+        assert_int_equal(t.shared_memory_bytes, 0);
+    }
+    assert_int_equal(rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, true).row_lanes, 32);
+    assert_int_equal(rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, false).row_lanes, 128);
+
+    /* Rows of 1500 f32 are 375 vectors, under 4 a lane on 128 lanes: a
+       warp a row even for sums; 77 rows (not a multiple of 4) round the
+       grid up. */
+    int64_t s_few[] = {1500, 77}, st_few[] = {1, 1500};
+    rt__iter few = rt_test_make_iter(2, 1, s_few, st_few, 4, 0);
+    rt__launch_config tf = config_for(&few, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_dims3(tf.block, 32, 4, 1);
+    assert_dims3(tf.grid, 20, 1, 1);
+
+    /* Not rows of a row reduction: one output keeps its block row
+       (rules 2 and 3), and rows long enough for a warp split keep it. */
+    int64_t s_one[] = {1 << 20}, st_one[] = {1};
+    rt__iter one = rt_test_make_iter(1, 1, s_one, st_one, 4, 0);
+    assert_int_equal(config_for(&one, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).block[0], 512);
+    int64_t s_long[] = {1 << 16, 64}, st_long[] = {1, 1 << 16};
+    rt__iter lng = rt_test_make_iter(2, 1, s_long, st_long, 4, 0);
+    rt__launch_config tl = config_for(&lng, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_true(rt__config_block_y_reduce(&tl));
+    assert_dims3(tl.block, 32, 16, 1);
 }
 
 /* TUNED rule 2: a reduced index split over blocks leaves each thread >= 4
@@ -576,6 +637,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_vectorizes_nd_rows),
         cmocka_unit_test(test_tuned_tail_cap),
         cmocka_unit_test(test_tuned_indexed_one_output),
+        cmocka_unit_test(test_tuned_row_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -348,6 +348,11 @@ static const rows_case k_rows[] = {
      1, 4000, 8, 8, 0, false, true, 1, ROWS_SHORT, 0},
     {"direct norm p=2 f32, L=1000", RT_OP_NORM, RT_F32, RT_F32, 1, 9000, 1000, 1000, 0, false, false,
      2, 0, 1},
+    {"short norm p=2 bf16, L=3", RT_OP_NORM, RT_BF16, RT_BF16, 1, 20001, 3, 3, 0, false, false, 2,
+     ROWS_SHORT, 0},
+    {"tile norm p=2 f64, L=33", RT_OP_NORM, RT_F64, RT_F64, 1, 3000, 33, 33, 1, false, false, 2, 1, 0},
+    {"direct norm p=2 f16, sliced 40 of 48", RT_OP_NORM, RT_F16, RT_F16, 1, 800, 40, 48, 0, false,
+     false, 2, 0, 1},
 };
 
 /* A case of n rows of len elements, pitch apart, in outer blocks of n + 1
@@ -545,14 +550,61 @@ static const branch_case k_tuned[] = {
      {0}, 0, true, 0, 0, 1, 0, 1, 1},
     {"tuned: 64 column i32 sums, many blocks", RT_OP_SUM, RT_I32, RT_I64, 2, {100003, 64}, 1, {0}, 0,
      false, 0, 0, 4, 0, 1, 1},
+    /* The p = 2 norm's own kernel (Norm2Op) on every path. */
+    {"tuned: f16 norm p=2, one long row", RT_OP_NORM, RT_F16, RT_F16, 1, {300001}, 1, {0}, 5, false,
+     2, 1, 1, 1, 1, 1},
+    {"tuned: f64 norm p=2 columns", RT_OP_NORM, RT_F64, RT_F64, 2, {5000, 64}, 1, {0}, 0, false, 2,
+     0, 4, 0, 1, ANY_OF},
+    {"tuned: bf16 norm p=2, nd vectors", RT_OP_NORM, RT_BF16, RT_F32, 4, {8, 33, 6, 48}, 2, {1, 3},
+     0, false, 2, 1, 1, 1, ANY_OF, ANY_OF},
+    {"tuned: norm p=2, general offsets", RT_OP_NORM, RT_F32, RT_F32, 4, {100, 7, 50, 9}, 2, {0, 2}, 0,
+     false, 2, 0, 1, 0, 1, 1},
 };
 
-static void run_tuned_case(const branch_case *b, dev_case *d) {
+/* TUNED rule 6 (tuned.c): rows on 128-thread blocks, 128 lanes a row
+   (four warps through shared memory) for one-number states, else a warp a
+   row and 4 rows a block; row counts that are not a multiple of 4, heads
+   and tails. lanes is the block.x TUNED must choose. */
+typedef struct lanes_case {
+    branch_case b;
+    int lanes;
+} lanes_case;
+
+static const lanes_case k_row_blocks[] = {
+    {{"tuned: f32 sum rows, 128 lanes, misaligned", RT_OP_SUM, RT_F32, RT_F32, 2, {37, 4099}, 1, {1},
+     1, false, 0, 1, 1, 1, 0, 0}, 128},
+    {{"tuned: f64 max rows, 128 lanes", RT_OP_MAX, RT_F64, RT_F64, 2, {29, 5001}, 1, {1}, 3, false, 0,
+     1, 1, 1, 0, 0}, 128},
+    {{"tuned: i64 prod rows, 128 lanes", RT_OP_PROD, RT_I64, RT_I64, 2, {19, 4100}, 1, {1}, 0, false, 0,
+     1, 1, 1, 0, 0}, 128},
+    {{"tuned: u8 sum rows to i64, 128 lanes", RT_OP_SUM, RT_U8, RT_I64, 2, {50, 4103}, 1, {1}, 1,
+     false, 0, 1, 1, 1, 0, 0}, 128},
+    {{"tuned: bf16 mean rows, 128 lanes", RT_OP_MEAN, RT_BF16, RT_F32, 2, {21, 4096}, 1, {1}, 0,
+     false, 0, 1, 1, 1, 0, 0}, 128},
+    {{"tuned: f16 min rows, 128 lanes, misaligned", RT_OP_MIN, RT_F16, RT_F16, 2, {17, 4100}, 1, {1}, 5,
+     false, 0, 1, 1, 1, 0, 0}, 128},
+    {{"tuned: f32 sum, short rows, a warp a row", RT_OP_SUM, RT_F32, RT_F32, 2, {77, 1500}, 1, {1}, 2,
+     false, 0, 1, 1, 1, 0, 0}, 32},
+    {{"tuned: argmin rows, a warp a row", RT_OP_ARGMIN, RT_F32, RT_I64, 2, {70, 3000}, 1, {1}, 1, false,
+     0, 1, 1, 1, 0, 0}, 32},
+    {{"tuned: max with indices rows, a warp a row", RT_OP_MAX, RT_F64, RT_F64, 2, {23, 4097}, 1, {1},
+     1, true, 0, 1, 1, 1, 0, 0}, 32},
+    {{"tuned: std rows, a warp a row", RT_OP_STD, RT_F32, RT_F32, 2, {66, 4097}, 1, {1}, 3, false, 1,
+     1, 1, 1, 0, 0}, 32},
+    {{"tuned: norm p=2 rows, a warp a row", RT_OP_NORM, RT_F32, RT_F32, 2, {70, 4097}, 1, {1}, 1,
+     false, 2, 1, 1, 1, 0, 0}, 32},
+};
+
+/* Runs b on TUNED (twice: the same bits) and on COMPAT; lanes > 0: the
+   block.x TUNED's config must have. */
+static void run_tuned_case(const branch_case *b, uint64_t seed, int lanes, dev_case *d) {
     rt_case c;
-    make_branch_case(&c, b, 0x7a4ed000ull + (uint64_t)(b - k_tuned));
+    make_branch_case(&c, b, seed);
     rt_status s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
     check_case_gpu(&c, s, b->name);
     expect_branch_config(b, &c, d, RT_POLICY_TUNED);
+    if (lanes > 0)
+        expect_field(b->name, "block.x", lanes, case_config(g_gpu, &c, d, RT_POLICY_TUNED).block[0]);
     /* Run to run the same bits (no float atomics, fixed combine order). */
     unsigned char *first = malloc(c.out_buf.bytes + 1);
     assert_non_null(first);
@@ -572,11 +624,14 @@ static void test_tuned_paths(void **state) {
     (void)state;
     dev_case d;
     memset(&d, 0, sizeof d);
-    for (size_t i = 0; i < sizeof k_tuned / sizeof k_tuned[0]; i++)
-        run_tuned_case(&k_tuned[i], &d);
+    const size_t n = sizeof k_tuned / sizeof k_tuned[0];
+    const size_t nrows = sizeof k_row_blocks / sizeof k_row_blocks[0];
+    for (size_t i = 0; i < n; i++)
+        run_tuned_case(&k_tuned[i], 0x7a4ed000ull + i, 0, &d);
+    for (size_t i = 0; i < nrows; i++)
+        run_tuned_case(&k_row_blocks[i].b, 0x7a4ed000ull + n + i, k_row_blocks[i].lanes, &d);
     dev_case_free(&d);
-    print_message("tuned cases: %zu, each twice on TUNED and once on COMPAT\n",
-                  sizeof k_tuned / sizeof k_tuned[0]);
+    print_message("tuned cases: %zu, each twice on TUNED and once on COMPAT\n", n + nrows);
 }
 
 /* Ties and NaNs in arg-reductions: the lowest index wins whatever the

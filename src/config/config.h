@@ -41,6 +41,12 @@ typedef struct rt__op_traits {
     int noutputs;       /* 1, 2 for min/max with indices */
     bool indexed;       /* the state carries an index: argmin/argmax, min/max
                            with indices */
+    /* Lanes per row when TUNED reads the rows of a row reduction (one
+       contiguous reduced dim) in vectors through the general kernel
+       (tuned.c rule 6): 128 for sum, prod, mean and min/max without
+       indices, whose state is one number; 32 for the rest. Not a PyTorch
+       template argument: TUNED alone reads it. */
+    int row_lanes;
     /* Registers per thread of the general kernel built for output_vec_size
        1, 2 and 4 on the device at hand (the CUDA backend fills them in);
        0: unknown, and TUNED then assumes a full SM of threads. */

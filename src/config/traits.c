@@ -79,6 +79,15 @@ rt__op_traits rt__op_traits_for(rt_op op, rt_dtype in, rt_dtype out, bool has_in
     t.input_vec_size = ((op == RT_OP_SUM || op == RT_OP_MEAN) && sixteen_bit) ? 8 : t.vt0;
     t.noutputs = ((op == RT_OP_MIN || op == RT_OP_MAX) && has_indices) ? 2 : 1;
     t.indexed = t.noutputs == 2 || op == RT_OP_ARGMIN || op == RT_OP_ARGMAX;
+    /* H200, [32768,4096] rows over dim 1 (bench/NOTES.md v1.5): a row on
+       128 lanes ran sum 125.7 -> 123.5 us, f16 67.2 -> 65.5, i32 130.1 ->
+       124.9, f64 ([16384,4096]) 125.5 -> 122.6, amax 127.5 -> 125.0; the
+       ops with wider states or costlier folds ran slower on 128 lanes
+       than on 32 (var 136.0 -> 153.1, argmax 133.7 -> 147.5, norm-2
+       129.2 -> 133.4). */
+    const bool one_number = op == RT_OP_SUM || op == RT_OP_PROD || op == RT_OP_MEAN ||
+                            ((op == RT_OP_MIN || op == RT_OP_MAX) && !has_indices);
+    t.row_lanes = one_number ? 128 : 32;
     t.kernel_regs[0] = t.kernel_regs[1] = t.kernel_regs[2] = 0;
     return t;
 }

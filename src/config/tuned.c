@@ -16,6 +16,9 @@
  *     cap made two, and a split from 16 loads per thread where PyTorch
  *     keeps up to 256 values (a 256 KB sum) on one latency-bound block.
  *  3. Blocks one warp row tall skip block_y_reduce.
+ *  (4, 5: below, where the rule is called.)
+ *  6. Row reductions read in vectors take 128-thread blocks: 128 lanes a
+ *     row for ops whose state is one number, else a warp a row.
  */
 #include <stdint.h>
 
@@ -46,7 +49,23 @@ enum {
          [671088,100] d0  109.7  78.1  75.0  85.3  84.9  84.9 us
          [2^24,8] d0      128.9 132.6 133.3 133.2 133.9 133.4 us (64 rows)
        (v1.2, before the batched tail: 74.3 and 91.7 us.) */
-    MAX_TAIL_TRIPS = 8
+    MAX_TAIL_TRIPS = 8,
+    /* Rule 6: threads per block of a row reduction, and the fewest
+       vectors a lane of a row_lanes-wide row must read (else a warp takes
+       the row). H200, lanes / threads per block, one run (bench/NOTES.md
+       v1.5), PyTorch's 32 x 16 first:
+                       32/512 32/128 32/256 64/256 128/128 128/256 256/256
+         f32 sum [32768,4096] d1
+                        125.7  125.4  125.5  124.7  123.5  123.9  128.7 us
+         bf16 same       66.1   66.2   66.0   65.8   64.8   64.7   77.6
+         var same       136.8  136.0  136.1  141.8  153.1  153.6  182.1
+         argmax same    134.9  133.7  133.9  137.8  147.5  148.6  190.2
+         bool any same   38.2   37.6   38.0   39.2   43.6   45.0   73.8
+       (row_lanes in traits.c keeps var, argmax, norm and any on a warp a
+       row.) bf16 rows of 4096 are 4 16-byte vectors a lane on 128 lanes
+       and gained; fewer is untried, so rows under 4 a lane take a warp. */
+    ROW_BLOCK_THREADS = 128,
+    ROW_MIN_VECTORS_PER_LANE = 4
 };
 
 /* Blocks of c's size that one SM holds at once: by threads, and by the
@@ -127,6 +146,31 @@ static void drop_idle_y_split(rt__launch_config *c) {
     c->output_mult[1] = c->step_output;
 }
 
+/* PyTorch's shape for the rows of a row reduction read in vectors is a
+   warp a row, 16 rows a block: 512 threads whose rows all end together.
+   Re-shapes it to ROW_BLOCK_THREADS threads: row_lanes lanes a row when
+   each reads at least ROW_MIN_VECTORS_PER_LANE vectors, else a warp. Only
+   configs that already give each warp its own rows (lanes split the row,
+   warp rows own outputs, no block split) change. */
+static void reshape_row_blocks(const rt__iter *it, const rt__op_traits *op,
+                               const rt__device_props *dev, rt__launch_config *c) {
+    if (!c->vectorize_input || it->num_reduce_dims != 1 || c->block[0] != dev->warp_size ||
+        c->block[1] < 2 || c->input_mult[0] == 0 || c->input_mult[1] != 0 ||
+        c->ctas_per_output != 1)
+        return;
+    const int64_t nvec = it->inputs_per_output / c->input_vec_size;
+    int lanes = op->row_lanes > dev->warp_size ? op->row_lanes : dev->warp_size;
+    if (lanes > ROW_BLOCK_THREADS || nvec < (int64_t)ROW_MIN_VECTORS_PER_LANE * lanes)
+        lanes = dev->warp_size;
+    c->block[0] = lanes;
+    c->block[1] = ROW_BLOCK_THREADS / lanes;
+    c->input_mult[0] = 1;
+    c->step_input = lanes;
+    c->output_mult[0] = 0;
+    c->output_mult[1] = 1;
+    c->step_output = c->block[1];
+}
+
 rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, rt__launch_config *cfg) {
     /* Short and medium contiguous rows have their own kernel kind
@@ -162,6 +206,8 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
        dropped: 256 elements on one warp instead of 64 lanes, 4.51 -> 5.15
        us, each lane then waits for two loads in turn.) */
     drop_idle_y_split(cfg);
+    /* 6. Row blocks of 128 threads. */
+    reshape_row_blocks(it, op, dev, cfg);
     rt__config_finish(it, op, cfg, dev->warp_size);
     return RT_OK;
 }
