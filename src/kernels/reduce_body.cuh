@@ -33,12 +33,24 @@ template <typename Op> static __device__ __host__ constexpr int loads_in_flight(
 }
 
 /* Whether Op folds a whole vector at once (Op::packed true, with
-   reduce_packed(acc, Packed<S, V>)): any/all of integer inputs. */
+   reduce_packed(acc, Packed<S, V>)): any/all of integer inputs, and
+   Welford's var/std. */
 template <typename Op, typename = void> struct HasPackedReduce {
     static constexpr bool value = false;
 };
 template <typename Op> struct HasPackedReduce<Op, std::void_t<decltype(Op::packed)>> {
     static constexpr bool value = Op::packed;
+};
+
+/* Whether Op folds the vt0 elements one thread loads for one output in a
+   step of the strided path as one batch (Op::strided_batches true, with
+   fold_batch<vt0>(acc, const S *)): Welford's var/std. */
+template <typename Op, typename = void> struct HasStridedBatches {
+    static constexpr bool value = false;
+};
+template <typename Op>
+struct HasStridedBatches<Op, std::void_t<decltype(Op::strided_batches)>> {
+    static constexpr bool value = Op::strided_batches;
 };
 
 template <typename Op, int OVS> struct Reducer {
@@ -88,11 +100,14 @@ template <typename Op, int OVS> struct Reducer {
 
     /* Folds one vector whose first element is reduced index `first` into
        the K lane states: element i into state i % K, or the whole vector at
-       once where the op can (Op::reduce_packed, see HasPackedReduce). */
+       once into state slot % K where the op can (Op::reduce_packed, see
+       HasPackedReduce; the vectors of one batch of loads take different
+       states, so their folds do not wait on each other). */
     template <int K, int V>
-    __device__ void fold_vector(A (&acc)[K], const Packed<S, V> &v, uint32_t first) const {
+    __device__ void fold_vector(A (&acc)[K], const Packed<S, V> &v, uint32_t first,
+                                int slot) const {
         if constexpr (HasPackedReduce<Op>::value) {
-            acc[0] = op.reduce_packed(acc[0], v);
+            acc[slot % K] = op.reduce_packed(acc[slot % K], v);
         } else {
 #pragma unroll
             for (int i = 0; i < V; i++)
@@ -121,7 +136,7 @@ template <typename Op, int OVS> struct Reducer {
                 v[l] = load(idx + l * step);
 #pragma unroll
             for (int l = 0; l < L; l++)
-                fold_vector(acc, v[l], first + (idx + l * step) * V);
+                fold_vector(acc, v[l], first + (idx + l * step) * V, l);
             idx += L * step;
         }
         /* Fewer than L vectors left: two at once while two remain, then
@@ -131,13 +146,13 @@ template <typename Op, int OVS> struct Reducer {
         if constexpr (L >= 4) {
             if ((uint64_t)idx + step < nvec) {
                 const Load v0 = load(idx), v1 = load(idx + step);
-                fold_vector(acc, v0, first + idx * V);
-                fold_vector(acc, v1, first + (idx + step) * V);
+                fold_vector(acc, v0, first + idx * V, 0);
+                fold_vector(acc, v1, first + (idx + step) * V, 1);
                 idx += 2 * step;
             }
         }
         for (; idx < nvec; idx += step)
-            fold_vector(acc, load(idx), first + idx * V);
+            fold_vector(acc, load(idx), first + idx * V, 0);
     }
 
     /* vectorize_input: the contiguous fastest reduced dim read in aligned
@@ -205,11 +220,22 @@ template <typename Op, int OVS> struct Reducer {
             for (int i = 0; i < VT; i++)
                 v[i] =
                     load_stream(reinterpret_cast<const Load *>(slice + calc(idx + i * step)));
+            if constexpr (HasStridedBatches<Op>::value) {
 #pragma unroll
-            for (int i = 0; i < VT; i++)
+                for (int j = 0; j < OVS; j++) {
+                    S x[VT];
 #pragma unroll
-                for (int j = 0; j < OVS; j++)
-                    acc[i].v[j] = op.reduce(acc[i].v[j], v[i].v[j], idx + i * step);
+                    for (int i = 0; i < VT; i++)
+                        x[i] = v[i].v[j];
+                    acc[0].v[j] = op.template fold_batch<VT>(acc[0].v[j], x);
+                }
+            } else {
+#pragma unroll
+                for (int i = 0; i < VT; i++)
+#pragma unroll
+                    for (int j = 0; j < OVS; j++)
+                        acc[i].v[j] = op.reduce(acc[i].v[j], v[i].v[j], idx + i * step);
+            }
             idx += VT * step;
         }
         /* Tail: fewer than vt0 steps left; loads first, then the folds. */

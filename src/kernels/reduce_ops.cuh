@@ -212,6 +212,47 @@ template <typename S> struct WelfordOp {
         A mean = acc.mean + div_fast(delta, nf);
         return {mean, acc.m2 + delta * (v - mean), nf, n};
     }
+    /* A whole vector of V elements at once (the contiguous path): its own
+       mean and m2 (V is a power of two, so 1/V is exact), merged into acc
+       by Chan's formula. One division per vector instead of one per
+       element, and one int-to-float conversion: both run on the
+       quarter-rate pipes, and per element they kept f32 var of
+       [32768,4096] over dim 1 at 90% of the read ceiling against a sum's
+       98.7% (H200, bench/NOTES.md v1.5). */
+    static constexpr bool packed = true;
+    template <int V> __device__ acc_t reduce_packed(acc_t acc, const Packed<S, V> &p) const {
+        /* Batches of up to 4: 8 widened halves at once spilled under the
+           32-register bound (-Xptxas -v, sm_90). */
+        constexpr int B = V < 4 ? V : 4;
+#pragma unroll
+        for (int b = 0; b < V; b += B)
+            acc = fold_batch<B>(acc, p.v + b);
+        return acc;
+    }
+    /* The strided path (outputs across lanes) folds the vt0 = 2 elements
+       a thread loads per output in one step as one batch: half the
+       divisions. */
+    static constexpr bool strided_batches = true;
+    /* Elements x[0 .. B-1] (B a power of two, so 1/B is exact): their own
+       mean and m2, merged into acc. */
+    template <int B> __device__ acc_t fold_batch(acc_t acc, const S *x) const {
+        A s = widen(x[0]);
+#pragma unroll
+        for (int i = 1; i < B; i++)
+            s += widen(x[i]);
+        const A mb = s * (A(1) / A(B));
+        A m2b = A(0);
+#pragma unroll
+        for (int i = 0; i < B; i++) {
+            const A d = widen(x[i]) - mb;
+            m2b += d * d;
+        }
+        const int32_t n = acc.n + B;
+        const A nf = static_cast<A>(n);
+        const A delta = mb - acc.mean;
+        const A r = div_fast(A(B), nf); /* nb / n */
+        return {acc.mean + delta * r, acc.m2 + m2b + delta * delta * acc.nf * r, nf, n};
+    }
     __device__ acc_t combine(acc_t a, acc_t b) const {
         if (a.nf == A(0))
             return b;
