@@ -591,8 +591,10 @@ static const lanes_case k_row_blocks[] = {
      1, true, 0, 1, 1, 1, 0, 0}, 32},
     {{"tuned: std rows, a warp a row", RT_OP_STD, RT_F32, RT_F32, 2, {66, 4097}, 1, {1}, 3, false, 1,
      1, 1, 1, 0, 0}, 32},
-    {{"tuned: norm p=2 rows, a warp a row", RT_OP_NORM, RT_F32, RT_F32, 2, {70, 4097}, 1, {1}, 1,
-     false, 2, 1, 1, 1, 0, 0}, 32},
+    {{"tuned: norm p=2 rows, 128 lanes (its own kernel)", RT_OP_NORM, RT_F32, RT_F32, 2, {70, 4097},
+     1, {1}, 1, false, 2, 1, 1, 1, 0, 0}, 128},
+    {{"tuned: norm p=3 rows, a warp a row", RT_OP_NORM, RT_F32, RT_F32, 2, {70, 4097}, 1, {1}, 1,
+     false, 3, 1, 1, 1, 0, 0}, 32},
 };
 
 /* Runs b on TUNED (twice: the same bits) and on COMPAT; lanes > 0: the

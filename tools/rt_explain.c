@@ -19,6 +19,9 @@
  * first, dims fastest first) and "config" (null when there is nothing to
  * launch). An iteration space too large for 32-bit indexing runs in
  * pieces: "config" is the first piece's and "pieces" lists them all.
+ * --op norm is planned as a norm of general p: on the GPU a p = 2 norm
+ * runs its own kernel, whose rows of a row reduction take 128 lanes
+ * (TUNED rule 6) where this prints 32.
  * Bad arguments: one line "rt_explain: <reason>" on stderr, exit code 2,
  * nothing on stdout.
  */

@@ -44,14 +44,19 @@ typedef struct rt__op_traits {
     /* Lanes per row when TUNED reads the rows of a row reduction (one
        contiguous reduced dim) in vectors through the general kernel
        (tuned.c rule 6): 128 for sum, prod, mean and min/max without
-       indices, whose state is one number; 32 for the rest. Not a PyTorch
-       template argument: TUNED alone reads it. */
+       indices, whose state is one number (RT__ROW_LANES_WIDE); 32 for
+       the rest. The CUDA backend also gives the p = 2 norm's own kernel
+       the wide rows (the traits see no p). Not a PyTorch template
+       argument: TUNED alone reads it. */
     int row_lanes;
     /* Registers per thread of the general kernel built for output_vec_size
        1, 2 and 4 on the device at hand (the CUDA backend fills them in);
        0: unknown, and TUNED then assumes a full SM of threads. */
     int kernel_regs[3];
 } rt__op_traits;
+
+/* Lanes a row of the ops whose state is one number (rt__op_traits.row_lanes). */
+#define RT__ROW_LANES_WIDE 128
 
 /* PyTorch's traits for (op, input dtype, output dtype). */
 rt__op_traits rt__op_traits_for(rt_op op, rt_dtype in, rt_dtype out, bool has_indices);

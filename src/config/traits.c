@@ -87,7 +87,7 @@ rt__op_traits rt__op_traits_for(rt_op op, rt_dtype in, rt_dtype out, bool has_in
        129.2 -> 133.4). */
     const bool one_number = op == RT_OP_SUM || op == RT_OP_PROD || op == RT_OP_MEAN ||
                             ((op == RT_OP_MIN || op == RT_OP_MAX) && !has_indices);
-    t.row_lanes = one_number ? 128 : 32;
+    t.row_lanes = one_number ? RT__ROW_LANES_WIDE : 32;
     t.kernel_regs[0] = t.kernel_regs[1] = t.kernel_regs[2] = 0;
     return t;
 }
