@@ -126,7 +126,8 @@ template <typename S, bool IsMax> struct ArgOp {
     static constexpr int min_blocks = std::is_same<val_t, float>::value ? 4 : 2;
     /* Two. Float pairs then spill 16 bytes (stores; 48 of loads) under 32
        registers, and still gain: argmax of [32768,4096] dim 1, 138.7 us
-       with one load in flight (v0), 133.6 with two (H200). */
+       with one load in flight (v0), 133.6 with two (H200); four: 131.6
+       -> 192.0 (v1.5, same run). */
     static constexpr int loads_in_flight = 2;
     bool values_mode;
 
@@ -188,7 +189,9 @@ template <typename S> struct WelfordOp {
     using scalar_t = S;
     using A = typename FloatAcc<S>::type;
     using acc_t = WelfordAcc<A>;
-    /* PyTorch's std_var_kernel_impl: vt0 = 2 to limit register pressure. */
+    /* PyTorch's std_var_kernel_impl: vt0 = 2 to limit register pressure.
+       (4, with the batched folds below: f32 var of [4096,32768] over dim
+       0 133.5 -> 135.4 us, H200, v1.5.) */
     static constexpr int vt0 = 2;
     /* 16-byte loads (PyTorch: 2-wide, 8 bytes for f32) into vt0 = 2
        lockstep states, two loads in flight, with div_fast: f32 var of
@@ -213,12 +216,14 @@ template <typename S> struct WelfordOp {
         return {mean, acc.m2 + delta * (v - mean), nf, n};
     }
     /* A whole vector of V elements at once (the contiguous path): its own
-       mean and m2 (V is a power of two, so 1/V is exact), merged into acc
-       by Chan's formula. One division per vector instead of one per
-       element, and one int-to-float conversion: both run on the
-       quarter-rate pipes, and per element they kept f32 var of
-       [32768,4096] over dim 1 at 90% of the read ceiling against a sum's
-       98.7% (H200, bench/NOTES.md v1.5). */
+       mean and m2, merged into acc by Chan's formula. One division and one
+       int-to-float conversion (quarter-rate pipes) per batch of up to 4
+       elements instead of per element. Predicted: var near a sum's speed;
+       measured (H200, bench/NOTES.md v1.5): f32 var of [32768,4096] over
+       dim 1 133.4 -> 132.2 us, over dim 0 (strided batches of 2) 133.6 ->
+       133.6: those pipes were not what held var at 90% of the read
+       ceiling. Four loads in flight instead of two did not move it either
+       (132.6 vs 132.7). */
     static constexpr bool packed = true;
     template <int V> __device__ acc_t reduce_packed(acc_t acc, const Packed<S, V> &p) const {
         /* Batches of up to 4: 8 widened halves at once spilled under the
