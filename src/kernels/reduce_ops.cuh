@@ -220,7 +220,7 @@ template <typename S> struct WelfordOp {
        int-to-float conversion (quarter-rate pipes) per batch of up to 4
        elements instead of per element. Predicted: var near a sum's speed;
        measured (H200, bench/NOTES.md v1.5): f32 var of [32768,4096] over
-       dim 1 133.4 -> 132.2 us, over dim 0 (strided batches of 2) 133.6 ->
+       dim 1 133.4 -> 132.2 us, over dim 0 (strided batches of 2) 133.8 ->
        133.6: those pipes were not what held var at 90% of the read
        ceiling. Four loads in flight instead of two did not move it either
        (132.6 vs 132.7). */
