@@ -42,17 +42,6 @@ template <typename Op> struct HasPackedReduce<Op, std::void_t<decltype(Op::packe
     static constexpr bool value = Op::packed;
 };
 
-/* Whether Op folds the vt0 elements one thread loads for one output in a
-   step of the strided path as one batch (Op::strided_batches true, with
-   fold_batch<vt0>(acc, const S *)): Welford's var/std. */
-template <typename Op, typename = void> struct HasStridedBatches {
-    static constexpr bool value = false;
-};
-template <typename Op>
-struct HasStridedBatches<Op, std::void_t<decltype(Op::strided_batches)>> {
-    static constexpr bool value = Op::strided_batches;
-};
-
 template <typename Op, int OVS> struct Reducer {
     using S = typename Op::scalar_t;
     using A = typename Op::acc_t;
@@ -220,22 +209,11 @@ template <typename Op, int OVS> struct Reducer {
             for (int i = 0; i < VT; i++)
                 v[i] =
                     load_stream(reinterpret_cast<const Load *>(slice + calc(idx + i * step)));
-            if constexpr (HasStridedBatches<Op>::value) {
 #pragma unroll
-                for (int j = 0; j < OVS; j++) {
-                    S x[VT];
+            for (int i = 0; i < VT; i++)
 #pragma unroll
-                    for (int i = 0; i < VT; i++)
-                        x[i] = v[i].v[j];
-                    acc[0].v[j] = op.template fold_batch<VT>(acc[0].v[j], x);
-                }
-            } else {
-#pragma unroll
-                for (int i = 0; i < VT; i++)
-#pragma unroll
-                    for (int j = 0; j < OVS; j++)
-                        acc[i].v[j] = op.reduce(acc[i].v[j], v[i].v[j], idx + i * step);
-            }
+                for (int j = 0; j < OVS; j++)
+                    acc[i].v[j] = op.reduce(acc[i].v[j], v[i].v[j], idx + i * step);
             idx += VT * step;
         }
         /* Tail: fewer than vt0 steps left; loads first, then the folds. */

@@ -1,7 +1,7 @@
 /*
- * Instantiations: norm with p = 2 (Norm2Op), float dtypes. Its own
- * translation unit, beside reduce_norm.cu, keeps a clean build parallel
- * (RT__FOR_EACH_KERNEL in launch.h lists the rows).
+ * Instantiations: norm with p = 2 (Norm2Op: NormOp with its kind fixed),
+ * float dtypes. Its own translation unit, beside reduce_norm.cu, keeps a
+ * clean build parallel (RT__FOR_EACH_KERNEL in launch.h lists the rows).
  */
 #include "reduce_rows.cuh"
 

@@ -190,8 +190,8 @@ template <typename S> struct WelfordOp {
     using A = typename FloatAcc<S>::type;
     using acc_t = WelfordAcc<A>;
     /* PyTorch's std_var_kernel_impl: vt0 = 2 to limit register pressure.
-       (4, with the batched folds below: f32 var of [4096,32768] over dim
-       0 133.5 -> 135.4 us, H200, v1.5.) */
+       (4, with the strided path folding its 4 steps as one batch: f32 var
+       of [4096,32768] over dim 0 133.5 -> 135.4 us, H200, v1.5.) */
     static constexpr int vt0 = 2;
     /* 16-byte loads (PyTorch: 2-wide, 8 bytes for f32) into vt0 = 2
        lockstep states, two loads in flight, with div_fast: f32 var of
@@ -220,10 +220,10 @@ template <typename S> struct WelfordOp {
        int-to-float conversion (quarter-rate pipes) per batch of up to 4
        elements instead of per element. Predicted: var near a sum's speed;
        measured (H200, bench/NOTES.md v1.5): f32 var of [32768,4096] over
-       dim 1 133.4 -> 132.2 us, over dim 0 (strided batches of 2) 133.8 ->
-       133.6: those pipes were not what held var at 90% of the read
-       ceiling. Four loads in flight instead of two did not move it either
-       (132.6 vs 132.7). */
+       dim 1 133.4 -> 132.2 us: those pipes were not what held var at 90%
+       of the read ceiling. (The strided path folding its 2 steps per
+       output as one batch left var over dim 0 at 133.8 -> 133.6 us, and
+       was dropped; four loads in flight instead of two: 132.6 vs 132.7.) */
     static constexpr bool packed = true;
     template <int V> __device__ acc_t reduce_packed(acc_t acc, const Packed<S, V> &p) const {
         /* Batches of up to 4: 8 widened halves at once spilled under the
@@ -234,10 +234,6 @@ template <typename S> struct WelfordOp {
             acc = fold_batch<B>(acc, p.v + b);
         return acc;
     }
-    /* The strided path (outputs across lanes) folds the vt0 = 2 elements
-       a thread loads per output in one step as one batch: half the
-       divisions. */
-    static constexpr bool strided_batches = true;
     /* Elements x[0 .. B-1] (B a power of two, so 1/B is exact): their own
        mean and m2, merged into acc. */
     template <int B> __device__ acc_t fold_batch(acc_t acc, const S *x) const {
@@ -285,24 +281,32 @@ template <typename S> struct WelfordOp {
 /* ---- norm ---------------------------------------------------------------------- */
 
 /* p = 0 (count of nonzeros), 1, 2 and any other finite p: sum of a power of
-   |x|, then the inverse power. One kernel; the kind is a uniform branch. */
-template <typename S> struct NormOp {
+   |x|, then the inverse power. Kind < 0: one kernel for every p, the kind
+   a uniform run-time branch (a.op_mode). Kind = RT__NORM_P2: the p = 2
+   kernel (family NORM2), its kind fixed at compile time, so no powf path
+   holds registers and it keeps a sum's four loads in flight. H200,
+   [32768,4096] over dim 1: norm-2 through the run-time kernel 129.2 us
+   against a sum's 125.4 on the same 32-lane rows; its own kernel 122.6
+   (bench/NOTES.md v1.5). */
+template <typename S, int Kind = -1> struct NormOp {
     using scalar_t = S;
     using acc_t = typename FloatAcc<S>::type;
     static constexpr int vt0 = 4;
     static constexpr int input_vec = 4;
     static constexpr int min_blocks = sizeof(acc_t) == 4 ? 4 : 2;
-    /* Two: with four, the p switch (powf) spilled 96 bytes for f32. */
-    static constexpr int loads_in_flight = 2;
+    /* Two for the run-time kind: with four, the p switch (powf) spilled
+       96 bytes for f32. */
+    static constexpr int loads_in_flight = Kind == RT__NORM_P2 && sizeof(acc_t) == 4 ? 4 : 2;
     int kind;
     acc_t p, inv_p;
 
     __device__ explicit NormOp(const rt__kernel_args &a)
-        : kind(a.op_mode), p(static_cast<acc_t>(a.param0)), inv_p(static_cast<acc_t>(a.param1)) {}
+        : kind(Kind >= 0 ? Kind : a.op_mode), p(static_cast<acc_t>(a.param0)),
+          inv_p(static_cast<acc_t>(a.param1)) {}
     __device__ acc_t ident() const { return acc_t(0); }
     __device__ acc_t reduce(acc_t acc, S x, uint32_t) const {
         acc_t v = abs_of(widen(x));
-        switch (kind) {
+        switch (Kind >= 0 ? Kind : kind) {
         case RT__NORM_P0:
             v = v != acc_t(0) ? acc_t(1) : acc_t(0); /* NaN counts */
             break;
@@ -321,40 +325,18 @@ template <typename S> struct NormOp {
     __device__ acc_t shfl(acc_t a, int off, unsigned mask) const { return shfl_down(mask, a, off); }
     __device__ acc_t translate(acc_t a, int64_t) const { return a; }
     __device__ void write(char *out, char *, int dt, acc_t a) const {
+        const int k = Kind >= 0 ? Kind : kind;
         acc_t r = a;
-        if (kind == RT__NORM_P2)
+        if (k == RT__NORM_P2)
             r = sqrt_of(a);
-        else if (kind == RT__NORM_PGEN)
+        else if (k == RT__NORM_PGEN)
             r = pow_of(a, inv_p);
         store_as(out, dt, r);
     }
 };
 
-/* p = 2, the common norm, as its own kernel: sqrt of the sum of squares,
-   with no run-time switch, so it keeps a sum's four loads in flight where
-   NormOp's powf path holds it to two. H200, [32768,4096] over dim 1:
-   norm-2 through NormOp 129.2 us against a sum's 125.4 on the same
-   32-lane rows (bench/NOTES.md v1.5). x * x equals |x| * |x| bit for bit,
-   NaN included. */
-template <typename S> struct Norm2Op {
-    using scalar_t = S;
-    using acc_t = typename FloatAcc<S>::type;
-    static constexpr int vt0 = 4;
-    static constexpr int input_vec = 4;
-    static constexpr int min_blocks = sizeof(acc_t) == 4 ? 4 : 2;
-    static constexpr int loads_in_flight = sizeof(acc_t) == 4 ? 4 : 2;
-
-    __device__ explicit Norm2Op(const rt__kernel_args &) {}
-    __device__ acc_t ident() const { return acc_t(0); }
-    __device__ acc_t reduce(acc_t acc, S x, uint32_t) const {
-        const acc_t v = widen(x);
-        return acc + v * v;
-    }
-    __device__ acc_t combine(acc_t a, acc_t b) const { return a + b; }
-    __device__ acc_t shfl(acc_t a, int off, unsigned mask) const { return shfl_down(mask, a, off); }
-    __device__ acc_t translate(acc_t a, int64_t) const { return a; }
-    __device__ void write(char *out, char *, int dt, acc_t a) const { store_as(out, dt, sqrt_of(a)); }
-};
+/* The p = 2 norm's kernel (family NORM2). */
+template <typename S> using Norm2Op = NormOp<S, RT__NORM_P2>;
 
 /* p = +inf: max |x|; p = -inf: min |x|, computed as -max(-|x|) so both
    share one comparison. NaN propagates. Identities 0 and +inf (as -(-inf)). */
