@@ -140,7 +140,7 @@ int main(void) {
     j.args.op = RT_OP_SUM;
     j.args.in = &in;
     j.args.out = &out;
-    j.traits = rt__op_traits_for(RT_OP_SUM, RT_F32, RT_F32, false);
+    j.traits = rt__op_traits_for(RT_OP_SUM, RT_F32, RT_F32, false, 2.0);
     if (rt__problem_init(j.ctx, &j.args, &j.pb) != RT_OK)
         return 1;
     rt__iter_build(&j.pb, &j.it);

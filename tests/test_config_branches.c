@@ -267,7 +267,7 @@ static void test_rejects(void **state) {
     (void)state;
     int64_t shape[] = {64, 64}, strides[] = {64, 1};
     rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 0);
-    rt__op_traits t = rt__op_traits_for(RT_OP_SUM, RT_F32, RT_F32, false);
+    rt__op_traits t = rt__op_traits_for(RT_OP_SUM, RT_F32, RT_F32, false, 2.0);
     rt__device_props dev = rt__device_props_h200();
     rt__launch_config c, poison;
     memset(&poison, 0xA5, sizeof poison);
@@ -315,7 +315,7 @@ static void test_rejects(void **state) {
     bad.shared_mem_per_block = 1024;
     assert_int_equal(rt__config_compute(&col, &t, &bad, RT_POLICY_COMPAT, &c), RT_ERR_BAD_ARGUMENT);
     /* Traits that do not describe the iter's input (f64 traits, f32 iter). */
-    rt__op_traits wrong = rt__op_traits_for(RT_OP_SUM, RT_F64, RT_F64, false);
+    rt__op_traits wrong = rt__op_traits_for(RT_OP_SUM, RT_F64, RT_F64, false, 2.0);
     assert_int_equal(rt__config_compute(&it, &wrong, &dev, RT_POLICY_COMPAT, &c),
                      RT_ERR_BAD_ARGUMENT);
     rt__iter bad_iter = it;
@@ -358,7 +358,7 @@ static void test_op_traits(void **state) {
         {RT_OP_ALL, RT_BOOL, RT_BOOL, false, 1, 4, 4, 1},
     };
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-        rt__op_traits t = rt__op_traits_for(rows[k].op, rows[k].in, rows[k].out, rows[k].idx);
+        rt__op_traits t = rt__op_traits_for(rows[k].op, rows[k].in, rows[k].out, rows[k].idx, 2.0);
         assert_int_equal(t.input_size, (int)rt_dtype_size(rows[k].in));
         assert_int_equal(t.output_size, (int)rt_dtype_size(rows[k].out));
         assert_int_equal(t.acc_size, rows[k].acc);
@@ -463,8 +463,12 @@ static void test_tuned_row_blocks(void **state) {
         assert_int_equal(t.step_output, 4);
         assert_int_equal(t.shared_memory_bytes, 0);
     }
-    assert_int_equal(rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, true).row_lanes, 32);
-    assert_int_equal(rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, false).row_lanes, 128);
+    assert_int_equal(rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, true, 2.0).row_lanes, 32);
+    assert_int_equal(rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, false, 2.0).row_lanes, 128);
+    /* The p = 2 norm has its own kernel, folded like a sum; other p keep a warp. */
+    assert_int_equal(rt__op_traits_for(RT_OP_NORM, RT_F32, RT_F32, false, 2.0).row_lanes, 128);
+    assert_int_equal(rt__op_traits_for(RT_OP_NORM, RT_F32, RT_F32, false, 1.0).row_lanes, 32);
+    assert_int_equal(rt__op_traits_for(RT_OP_VAR, RT_F32, RT_F32, false, 2.0).row_lanes, 32);
 
     /* Rows of 1500 f32 are 375 vectors, under 4 a lane on 128 lanes: a
        warp a row even for sums; 77 rows (not a multiple of 4) round the
@@ -613,8 +617,8 @@ static void test_tuned_indexed_one_output(void **state) {
         assert_int_equal(config_for(&it, ops[k], RT_F32, RT_POLICY_COMPAT).output_vec_size, 4);
         assert_int_equal(config_for(&it, ops[k], RT_F32, RT_POLICY_TUNED).output_vec_size, 1);
     }
-    rt__op_traits mi = rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, true);
-    rt__op_traits mv = rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, false);
+    rt__op_traits mi = rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, true, 2.0);
+    rt__op_traits mv = rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, false, 2.0);
     assert_true(mi.indexed);
     assert_false(mv.indexed);
     /* Sums and var keep 4. */

@@ -5,7 +5,7 @@
  *   rt_explain --shape 16,128,64,128 [--strides 1048576,8192,128,1]
  *              [--dims 1,3] [--keepdim] --dtype f32 --op sum
  *              [--policy compat|tuned] [--sms 132] [--threads-per-sm 2048]
- *              [--kernel-regs 32,48,56]
+ *              [--kernel-regs 32,48,56] [--p 2]
  *
  * Strides are in elements (default: contiguous); no --dims reduces every
  * dim; an empty --shape "" is a 0-d tensor. The device defaults to an H200.
@@ -19,14 +19,14 @@
  * first, dims fastest first) and "config" (null when there is nothing to
  * launch). An iteration space too large for 32-bit indexing runs in
  * pieces: "config" is the first piece's and "pieces" lists them all.
- * --op norm is planned as a norm of general p: on the GPU a p = 2 norm
- * runs its own kernel, whose rows of a row reduction take 128 lanes
- * (TUNED rule 6) where this prints 32.
+ * --p is the norm's p (default 2, PyTorch's; other ops ignore it): the
+ * p = 2 norm runs a kernel of its own, planned apart from other p.
  * Bad arguments: one line "rt_explain: <reason>" on stderr, exit code 2,
  * nothing on stdout.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +48,7 @@ typedef struct request {
     rt_policy policy;
     rt__device_props dev;
     int kernel_regs[3]; /* 0: unknown */
+    double p;           /* --op norm's p */
 } request;
 
 static int fail(const char *fmt, ...) {
@@ -105,7 +106,7 @@ static int parse_args(int argc, char **argv, request *r) {
                          strcmp(flag, "--dims") == 0 || strcmp(flag, "--dtype") == 0 ||
                          strcmp(flag, "--op") == 0 || strcmp(flag, "--policy") == 0 ||
                          strcmp(flag, "--sms") == 0 || strcmp(flag, "--threads-per-sm") == 0 ||
-                         strcmp(flag, "--kernel-regs") == 0;
+                         strcmp(flag, "--kernel-regs") == 0 || strcmp(flag, "--p") == 0;
             return known ? fail("%s needs a value", flag) : fail("unknown argument '%s'", flag);
         }
         const char *val = argv[++i];
@@ -159,6 +160,12 @@ static int parse_args(int argc, char **argv, request *r) {
                 return fail("bad --kernel-regs '%s': want 3 integers in [1, 255]", val);
             for (int k = 0; k < 3; k++)
                 r->kernel_regs[k] = (int)list[k];
+        } else if (strcmp(flag, "--p") == 0) {
+            char *end;
+            errno = 0;
+            r->p = strtod(val, &end);
+            if (errno != 0 || end == val || *end != '\0' || isnan(r->p))
+                return fail("bad --p '%s': want a number", val);
         } else {
             return fail("unknown argument '%s'", flag);
         }
@@ -357,6 +364,12 @@ static void put_request(text *t, const request *r, int out_ndim, const int64_t *
         r->keepdim ? "true" : "false", rt_dtype_name(r->in.dtype), rt_op_name(r->op),
         rt_dtype_name(r->out_dtype));
     put_list(t, "out_shape", out_shape, out_ndim);
+    if (r->op == RT_OP_NORM) {
+        if (isfinite(r->p))
+            put(t, ",\"p\":%.17g", r->p);
+        else
+            put(t, ",\"p\":\"%s\"", r->p > 0 ? "inf" : "-inf");
+    }
     put(t, ",\"policy\":\"%s\",\"device\":{\"sms\":%d,\"threads_per_sm\":%d,\"warp_size\":%d}",
         policy_name(r->policy), r->dev.num_sms, r->dev.max_threads_per_sm, r->dev.warp_size);
 }
@@ -379,6 +392,7 @@ int main(int argc, char **argv) {
     request r;
     memset(&r, 0, sizeof r);
     r.policy = RT_POLICY_TUNED; /* the library's default */
+    r.p = 2.0;                  /* PyTorch's default norm */
     r.dev = rt__device_props_h200();
     int rc = parse_args(argc, argv, &r);
     int out_ndim = 0;
@@ -394,7 +408,7 @@ int main(int argc, char **argv) {
     rt__iter it;
     rt__iter_build_raw(&r.in, out_strides, (int)rt_dtype_size(r.out_dtype), mask,
                        rt__op_tracks_index(r.op, false), &it);
-    rt__op_traits traits = rt__op_traits_for(r.op, r.in.dtype, r.out_dtype, false);
+    rt__op_traits traits = rt__op_traits_for(r.op, r.in.dtype, r.out_dtype, false, r.p);
     memcpy(traits.kernel_regs, r.kernel_regs, sizeof traits.kernel_regs);
 
     plan p = {&r, &traits, NULL, 0, RT_OK};

@@ -43,11 +43,10 @@ typedef struct rt__op_traits {
                            with indices */
     /* Lanes per row when TUNED reads the rows of a row reduction (one
        contiguous reduced dim) in vectors through the general kernel
-       (tuned.c rule 6): 128 for sum, prod, mean and min/max without
-       indices, whose state is one number (RT__ROW_LANES_WIDE); 32 for
-       the rest. The CUDA backend also gives the p = 2 norm's own kernel
-       the wide rows (the traits see no p). Not a PyTorch template
-       argument: TUNED alone reads it. */
+       (tuned.c rule 6): 128 for sum, prod, mean, min/max without indices
+       and the p = 2 norm, whose state is one number folded like a sum;
+       32 for the rest. Not a PyTorch template argument: TUNED alone
+       reads it. */
     int row_lanes;
     /* Registers per thread of the general kernel built for output_vec_size
        1, 2 and 4 on the device at hand (the CUDA backend fills them in);
@@ -55,11 +54,10 @@ typedef struct rt__op_traits {
     int kernel_regs[3];
 } rt__op_traits;
 
-/* Lanes a row of the ops whose state is one number (rt__op_traits.row_lanes). */
-#define RT__ROW_LANES_WIDE 128
-
-/* PyTorch's traits for (op, input dtype, output dtype). */
-rt__op_traits rt__op_traits_for(rt_op op, rt_dtype in, rt_dtype out, bool has_indices);
+/* PyTorch's traits for (op, input dtype, output dtype), and TUNED's
+   row_lanes. p is the norm's p (RT_OP_NORM only, other ops ignore it):
+   p = 2 runs a kernel of its own (family NORM2, cuda_exec.c). */
+rt__op_traits rt__op_traits_for(rt_op op, rt_dtype in, rt_dtype out, bool has_indices, double p);
 
 typedef enum rt__kernel_kind {
     RT__KERNEL_GENERAL = 0, /* the staged kernel of DESIGN.md section 6 */

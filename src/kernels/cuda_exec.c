@@ -210,13 +210,7 @@ static rt_status op_kernels(rt_context *ctx, const rt__problem *pb,
     RT_RETURN_IF(entry == NULL, RT_ERR_UNSUPPORTED);
     *entry_out = entry;
     *rows = rt__rows_lookup(fam, pb->in.dtype);
-    *traits = rt__op_traits_for(pb->op, pb->in.dtype, pb->out.dtype, pb->has_indices);
-    /* The p = 2 norm's kernel folds like a sum and takes a sum's wide
-       rows (the traits see no p). H200, norm-2 of [32768,4096] over dim
-       1, same run: 122.6 us on 32 lanes a row, 121.4 on 128 (sum 121.5;
-       bench/NOTES.md v1.5). */
-    if (fam == RT__FAM_NORM2)
-        traits->row_lanes = RT__ROW_LANES_WIDE;
+    *traits = rt__op_traits_for(pb->op, pb->in.dtype, pb->out.dtype, pb->has_indices, pb->p);
     int16_t *cached = ctx->cuda->kernel_regs[fam][pb->in.dtype];
     if (cached[0] == 0) {
         int regs[3] = {0, 0, 0};

@@ -44,7 +44,8 @@ rt__launch_config rt_test_config_for(const rt__iter *it, rt_op op, rt_dtype dtyp
                                      rt_policy policy) {
     rt_dtype out = dtype;
     assert_int_equal(rt_reduce_default_dtype(op, dtype, &out), RT_OK);
-    rt__op_traits t = rt__op_traits_for(op, dtype, out, false);
+    /* Norms are planned as a norm of run-time p (p = 3). */
+    rt__op_traits t = rt__op_traits_for(op, dtype, out, false, 3.0);
     rt__device_props dev = rt__device_props_h200();
     rt__launch_config c;
     assert_int_equal(rt__config_compute(it, &t, &dev, policy, &c), RT_OK);
