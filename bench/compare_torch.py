@@ -53,6 +53,10 @@ def parse_args(argv):
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
     p.add_argument("--dump-code", metavar="DIR",
                    help="write the code torch.compile generates for each case to DIR/<case>.py")
+    p.add_argument("--flush-l2", action="store_true",
+                   help="also time every call after an L2 flush (a 2x L2 read of other bytes "
+                        "outside the events): *_flush_us columns in the JSON, printed under "
+                        "the row")
     p.add_argument("--reps", type=int, default=100, help="timed calls per measurement")
     p.add_argument("--warmup", type=int, default=10, help="untimed calls before them")
     p.add_argument("--host-calls", type=int, default=10000, help="calls per host-overhead batch")
@@ -80,15 +84,18 @@ def load_suite(args):
     return json.loads(out.stdout)["cases"], None
 
 
-def median_of_events(torch, call, ncopies, reps, warmup):
+def median_of_events(torch, call, ncopies, reps, warmup, before=None):
     """Median microseconds of call(k) between two events; k walks the copies
-    across warm-up and timing, as rt_bench's slots do."""
+    across warm-up and timing, as rt_bench's slots do. before(), when given,
+    runs ahead of each timed call, outside its events (--flush-l2)."""
     for k in range(warmup):
         call(k % ncopies)
     torch.cuda.synchronize()
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     for r in range(reps):
+        if before is not None:
+            before()
         starts[r].record()
         call((warmup + r) % ncopies)
         ends[r].record()
@@ -214,11 +221,20 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device):
     ncopies = 1 if host else copies_for(case, l2_bytes, opts.reps, opts.warmup)
     t = Case(torch, lib, ctx, case, ncopies, device)
     flush = torch.empty(2 * l2_bytes // 4 + 1, dtype=torch.float32, device=device)
+    flush_sum = torch.empty((), dtype=torch.float32, device=device)
 
-    def measure(call):
+    def read_flush():
+        # A read leaves clean lines in L2; a memset's dirty ones would be
+        # written back during the timed call, at its expense.
+        torch.sum(flush, dim=0, out=flush_sum)
+
+    def measure(call, key):
         flush.zero_()  # whatever the fill left in L2 is gone before the first call
         if host:
             return host_rate(torch, call, opts.host_calls)
+        if opts.flush_l2:
+            row[key[:-3] + "_flush_us"] = median_of_events(torch, call, ncopies, opts.reps,
+                                                           opts.warmup, read_flush)
         return median_of_events(torch, call, ncopies, opts.reps, opts.warmup)
 
     t.rt_call(0)
@@ -230,9 +246,9 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device):
         want = f(t.views[0])
         ok, worst = matches(torch, t.outs[0], want, case["out_dtype"])
         row["check"], row["max_err"] = ("ok" if ok else "MISMATCH"), worst
-    row["rt_us"] = measure(t.rt_call)
+    row["rt_us"] = measure(t.rt_call, "rt_us")
     if f is not None:
-        row["eager_us"] = measure(lambda k: f(t.views[k]))
+        row["eager_us"] = measure(lambda k: f(t.views[k]), "eager_us")
     if f is not None and not opts.no_compile:
         try:
             torch._dynamo.reset()  # a fresh cache per case: no recompile limit, no fallback
@@ -248,7 +264,7 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device):
             ok, _ = matches(torch, got, f(t.views[0]), case["out_dtype"])
             if not ok:
                 row["notes"].append("torch.compile result differs from eager")
-            row["compile_us"] = measure(lambda k: cf(t.views[k]))
+            row["compile_us"] = measure(lambda k: cf(t.views[k]), "compile_us")
         except Exception as e:  # Inductor unavailable or failing: report, go on
             row["notes"].append("torch.compile failed: %s" % str(e).splitlines()[0][:120])
     if host:
@@ -287,6 +303,10 @@ def print_row(row):
         fmt(row.get("cub_us")), row.get("best_peer", "-"), fmt(row.get("ratio_rt_to_best")),
         fmt(pct, "%.1f"), row.get("check", "-"),
         "".join("; " + n for n in row["notes"])))
+    if "rt_flush_us" in row:
+        print("%-32s %9s %9s %10s" % ("  (after an L2 flush)", fmt(row.get("rt_flush_us")),
+                                      fmt(row.get("eager_flush_us")),
+                                      fmt(row.get("compile_flush_us"))))
 
 
 def main(argv):
