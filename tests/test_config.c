@@ -376,6 +376,7 @@ static void assert_json_is_config(const char *members, const rt__launch_config *
     assert_int_equal(member(&doc, "step_input"), c->step_input);
     assert_int_equal(member(&doc, "step_output"), c->step_output);
     assert_int_equal(member(&doc, "ctas_per_output"), c->ctas_per_output);
+    assert_int_equal(member_bool(&doc, "input_chunked"), c->input_chunked);
     assert_int_equal(member_bool(&doc, "vectorize_input"), c->vectorize_input);
     assert_int_equal(member(&doc, "input_vec_size"), c->input_vec_size);
     assert_int_equal(member(&doc, "output_vec_size"), c->output_vec_size);
@@ -391,13 +392,14 @@ static void assert_json_is_config(const char *members, const rt__launch_config *
 
 static void test_config_to_json(void **state) {
     (void)state;
-    /* Column sums of 4096 x 4096 (global reduce, vectorized outputs) and a
-       contiguous row sum (vectorized input): between them every field is
-       non-zero somewhere. */
+    /* Column sums of 4096 x 4096 (global reduce, vectorized outputs), a
+       contiguous row sum (vectorized input) and a longer one (TUNED's
+       chunked split): between them every field is non-zero somewhere. */
     int64_t s_col[] = {4096, 4096}, st_col[] = {4096, 1};
-    int64_t s_row[] = {1 << 20}, st_row[] = {1};
+    int64_t s_row[] = {1 << 20}, st_row[] = {1}, s_long[] = {1 << 24};
     rt__iter its[] = {rt_test_make_iter(2, 1, s_col, st_col, 4, 0),
-                      rt_test_make_iter(1, 1, s_row, st_row, 4, 0)};
+                      rt_test_make_iter(1, 1, s_row, st_row, 4, 0),
+                      rt_test_make_iter(1, 1, s_long, st_row, 4, 0)};
     for (size_t k = 0; k < sizeof its / sizeof its[0]; k++) {
         for (int tuned = 0; tuned < 2; tuned++) {
             rt_policy policy = tuned ? RT_POLICY_TUNED : RT_POLICY_COMPAT;

@@ -517,13 +517,16 @@ static void test_tuned_global_split(void **state) {
     assert_int_equal(c.ctas_per_output, 32);
     assert_int_equal(t.ctas_per_output, 32);
     /* 2^27 f32: COMPAT's 256-value cap makes 1024 blocks, 1.94 waves of
-       132 SMs x 4 blocks of 512; TUNED counts vectors and fills one wave. */
+       132 SMs x 4 blocks of 512; TUNED counts vectors and fills one wave
+       for an op whose sum-like split is not chunked (rule 7: argmax). */
     int64_t big[] = {(int64_t)1 << 27};
     rt__iter b = rt_test_make_iter(1, 1, big, strides, 4, 0);
     c = config_for(&b, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
-    t = config_for(&b, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    t = config_for(&b, RT_OP_ARGMAX, RT_F32, RT_POLICY_TUNED);
     assert_int_equal(c.ctas_per_output, 1024);
+    assert_false(c.input_chunked);
     assert_int_equal(t.ctas_per_output, 528);
+    assert_false(t.input_chunked);
     /* 256 elements: one block row of 64 lanes, as COMPAT (TUNED rule 3
        only drops y splits of one-row blocks; PyTorch makes none here). */
     int64_t t256[] = {256};
@@ -602,8 +605,104 @@ static void test_tuned_tail_cap(void **state) {
     rt__launch_config a = config_for(&it, RT_OP_ARGMAX, RT_F32, RT_POLICY_TUNED);
     assert_int_equal(a.output_vec_size, 1);
     assert_true(a.ctas_per_output <= 8 * a.block[1]);
-    /* Lanes that split the reduced index fold together: the full sum of
-       2^27 keeps its one-wave split of 528 blocks (tested above). */
+    /* Lanes that split the reduced index fold together: all 512 threads
+       of the block take a batch each (rule 7's chunks, below). */
+}
+
+/* The invariants of a chunked split: whole block steps per chunk, chunks
+   covering every vector, no block without one. */
+static void assert_chunks_cover(const rt__launch_config *t, int64_t units) {
+    assert_true(t->input_chunked);
+    assert_true(rt__config_global_reduce(t));
+    assert_int_equal(t->grid[1], t->ctas_per_output);
+    assert_int_equal(t->input_mult[2] % t->step_input, 0);
+    assert_true((int64_t)t->ctas_per_output * t->input_mult[2] >= units);
+    assert_true((int64_t)(t->ctas_per_output - 1) * t->input_mult[2] < units);
+}
+
+/* TUNED rule 7: sum-like ops split a long vector-read index over blocks in
+   contiguous chunks (input_chunked): CHUNK_LOADS (8) vectors a thread when
+   that makes several waves, one wave of chunks of whole rounds of 4 when
+   one wave gives each thread 5-16, PyTorch's interleaving at 4 or fewer
+   and for the other ops. One wave here: 132 SMs x 4 blocks of 512. */
+static void test_tuned_chunked_split(void **state) {
+    (void)state;
+    int64_t strides[] = {1};
+    /* 64 MB of f32: 4M vectors, 15.5 a thread at one wave -> chunks of 16
+       a thread, 8192 vectors, 512 blocks. */
+    int64_t n64[] = {(int64_t)1 << 24};
+    rt__iter it = rt_test_make_iter(1, 1, n64, strides, 4, 0);
+    rt__launch_config t = config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_dims3(t.block, 512, 1, 1);
+    assert_int_equal(t.step_input, 512);
+    assert_int_equal(t.input_mult[2], 16 * 512);
+    assert_dims3(t.grid, 1, 512, 1);
+    assert_int_equal(t.staging_bytes, 512 * 4);
+    assert_chunks_cover(&t, (int64_t)1 << 22);
+    /* 256 MB: 62 a thread at one wave -> chunks of 8 a thread, 4096 blocks;
+       mean, max and the p = 2 norm the same way (one-number states). */
+    int64_t n256[] = {(int64_t)1 << 26};
+    rt__iter big = rt_test_make_iter(1, 1, n256, strides, 4, 0);
+    const rt_op sumlike[] = {RT_OP_SUM, RT_OP_MEAN, RT_OP_MAX, RT_OP_PROD};
+    for (int k = 0; k < 4; k++) {
+        t = config_for(&big, sumlike[k], RT_F32, RT_POLICY_TUNED);
+        assert_int_equal(t.input_mult[2], 8 * 512);
+        assert_int_equal(t.ctas_per_output, 4096);
+        assert_chunks_cover(&t, (int64_t)1 << 24);
+    }
+    rt__op_traits n2 = rt__op_traits_for(RT_OP_NORM, RT_F32, RT_F32, false, 2.0);
+    rt__device_props h200 = rt__device_props_h200();
+    assert_int_equal(rt__config_compute(&big, &n2, &h200, RT_POLICY_TUNED, &t), RT_OK);
+    assert_int_equal(t.ctas_per_output, 4096);
+    assert_chunks_cover(&t, (int64_t)1 << 24);
+    /* Interleaved: argmax, min with indices, var, the p = 3 norm, any. */
+    assert_false(config_for(&big, RT_OP_ARGMAX, RT_F32, RT_POLICY_TUNED).input_chunked);
+    assert_false(config_for(&big, RT_OP_VAR, RT_F32, RT_POLICY_TUNED).input_chunked);
+    rt__iter bools = rt_test_make_iter(1, 1, n256, strides, 1, 0);
+    assert_false(config_for(&bools, RT_OP_ANY, RT_BOOL, RT_POLICY_TUNED).input_chunked);
+    rt__op_traits mi = rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, true, 2.0);
+    assert_int_equal(rt__config_compute(&big, &mi, &h200, RT_POLICY_TUNED, &t), RT_OK);
+    assert_false(t.input_chunked);
+    rt__op_traits n3 = rt__op_traits_for(RT_OP_NORM, RT_F32, RT_F32, false, 3.0);
+    assert_int_equal(rt__config_compute(&big, &n3, &h200, RT_POLICY_TUNED, &t), RT_OK);
+    assert_false(t.input_chunked);
+    /* 16 MB: 3.9 vectors a thread at one wave: the interleaved wave. */
+    int64_t n16[] = {(int64_t)1 << 22};
+    rt__iter mid = rt_test_make_iter(1, 1, n16, strides, 4, 0);
+    t = config_for(&mid, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_false(t.input_chunked);
+    assert_int_equal(t.ctas_per_output, 512);
+    assert_int_equal(t.step_input, 512 * 512);
+    /* bf16 reads 8 a vector: 2^26 elements are 8M vectors, 31 a thread at
+       one wave -> chunks of 8, 2048 blocks. */
+    rt__iter halves = rt_test_make_iter(1, 1, n256, strides, 2, 0);
+    t = config_for(&halves, RT_OP_SUM, RT_BF16, RT_POLICY_TUNED);
+    assert_int_equal(t.input_vec_size, 8);
+    assert_int_equal(t.ctas_per_output, 2048);
+    assert_chunks_cover(&t, (int64_t)1 << 23);
+    /* Two rows of 2^24: half a wave each, 31 a thread -> chunks of 8,
+       1024 blocks per row. */
+    int64_t rows[] = {(int64_t)1 << 24, 2}, rst[] = {1, (int64_t)1 << 24};
+    rt__iter two = rt_test_make_iter(2, 1, rows, rst, 4, 0);
+    t = config_for(&two, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_dims3(t.grid, 2, 1024, 1);
+    assert_chunks_cover(&t, (int64_t)1 << 22);
+    /* f64 folds one 8-byte partial per trip: the split is capped at
+       8 x 512 blocks, the chunks grow instead (2^28 f64: 2^26 vectors of
+       4, 32 a thread). */
+    int64_t n2g[] = {(int64_t)1 << 28};
+    rt__iter dbl = rt_test_make_iter(1, 1, n2g, strides, 8, 0);
+    t = config_for(&dbl, RT_OP_SUM, RT_F64, RT_POLICY_TUNED);
+    assert_int_equal(t.ctas_per_output, 4096);
+    assert_int_equal(t.input_mult[2], 32 * 512);
+    assert_chunks_cover(&t, (int64_t)1 << 26);
+    /* A head off the vector boundary: the chunks count ceil(n / 4). */
+    int64_t odd[] = {((int64_t)1 << 24) + 3};
+    rt__iter mis = rt_test_make_iter(1, 1, odd, strides, 4, 4);
+    t = config_for(&mis, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_chunks_cover(&t, (((int64_t)1 << 24) + 3 + 3) / 4);
+    /* COMPAT never chunks. */
+    assert_false(config_for(&big, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT).input_chunked);
 }
 
 /* TUNED rule 5: ops whose state carries an index take one output per
@@ -642,6 +741,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_tail_cap),
         cmocka_unit_test(test_tuned_indexed_one_output),
         cmocka_unit_test(test_tuned_row_blocks),
+        cmocka_unit_test(test_tuned_chunked_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

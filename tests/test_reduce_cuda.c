@@ -597,16 +597,53 @@ static const lanes_case k_row_blocks[] = {
      false, 3, 1, 1, 1, 0, 0}, 32},
 };
 
+/* TUNED rule 7 (tuned.c): sum-like ops split a long vector-read index in
+   contiguous chunks, one per block; heads off the vector boundary, chunks
+   the last of which is short, two rows, and the ops left interleaved. The
+   sizes clear rule 7's threshold (over 4 vectors a thread at one wave) on
+   132 SMs whatever the kernels' register counts. */
+typedef struct chunk_case {
+    branch_case b;
+    int chunked;
+} chunk_case;
+
+static const chunk_case k_chunked[] = {
+    {{"tuned: chunked f32 sum, misaligned head", RT_OP_SUM, RT_F32, RT_F32, 1, {5000003}, 1, {0}, 1,
+      false, 0, 1, 1, 1, 1, 1}, 1},
+    {{"tuned: chunked f32 sum, many waves", RT_OP_SUM, RT_F32, RT_F32, 1, {20000017}, 1, {0}, 2,
+      false, 0, 1, 1, 1, 1, 1}, 1},
+    {{"tuned: chunked f32 max", RT_OP_MAX, RT_F32, RT_F32, 1, {4800001}, 1, {0}, 3, false, 0, 1, 1, 1,
+      1, 1}, 1},
+    {{"tuned: chunked bf16 mean to f32, 8-wide", RT_OP_MEAN, RT_BF16, RT_F32, 1, {9000011}, 1, {0}, 5,
+      false, 0, 1, 1, 1, 1, 1}, 1},
+    {{"tuned: chunked f64 sum", RT_OP_SUM, RT_F64, RT_F64, 1, {5000001}, 1, {0}, 1, false, 0, 1, 1, 1,
+      1, 1}, 1},
+    {{"tuned: chunked i32 sum to i64", RT_OP_SUM, RT_I32, RT_I64, 1, {6000001}, 1, {0}, 2, false, 0,
+      1, 1, 1, 1, 1}, 1},
+    {{"tuned: chunked norm p=2", RT_OP_NORM, RT_F32, RT_F32, 1, {5000003}, 1, {0}, 0, false, 2, 1, 1,
+      1, 1, 1}, 1},
+    {{"tuned: chunked rows, two of 5M", RT_OP_SUM, RT_F32, RT_F32, 2, {2, 5000000}, 1, {1}, 0, false,
+      0, 1, 1, ANY_OF, ANY_OF, 1}, 1},
+    {{"tuned: argmax stays interleaved", RT_OP_ARGMAX, RT_F32, RT_I64, 1, {5000000}, 1, {0}, 1, false,
+      0, 1, 1, 1, 1, 1}, 0},
+    {{"tuned: var stays interleaved", RT_OP_VAR, RT_F32, RT_F32, 1, {5000000}, 1, {0}, 1, false, 1, 1,
+      1, 1, 1, 1}, 0},
+};
+
 /* Runs b on TUNED (twice: the same bits) and on COMPAT; lanes > 0: the
-   block.x TUNED's config must have. */
-static void run_tuned_case(const branch_case *b, uint64_t seed, int lanes, dev_case *d) {
+   block.x TUNED's config must have; chunked (0, 1; ANY_OF: not asserted)
+   its input_chunked. */
+static void run_tuned_case(const branch_case *b, uint64_t seed, int lanes, int chunked,
+                           dev_case *d) {
     rt_case c;
     make_branch_case(&c, b, seed);
     rt_status s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
     check_case_gpu(&c, s, b->name);
     expect_branch_config(b, &c, d, RT_POLICY_TUNED);
+    const rt__launch_config cfg = case_config(g_gpu, &c, d, RT_POLICY_TUNED);
     if (lanes > 0)
-        expect_field(b->name, "block.x", lanes, case_config(g_gpu, &c, d, RT_POLICY_TUNED).block[0]);
+        expect_field(b->name, "block.x", lanes, cfg.block[0]);
+    expect_field(b->name, "input_chunked", chunked, cfg.input_chunked);
     /* Run to run the same bits (no float atomics, fixed combine order). */
     unsigned char *first = malloc(c.out_buf.bytes + 1);
     assert_non_null(first);
@@ -628,12 +665,18 @@ static void test_tuned_paths(void **state) {
     memset(&d, 0, sizeof d);
     const size_t n = sizeof k_tuned / sizeof k_tuned[0];
     const size_t nrows = sizeof k_row_blocks / sizeof k_row_blocks[0];
+    const size_t nchunk = sizeof k_chunked / sizeof k_chunked[0];
     for (size_t i = 0; i < n; i++)
-        run_tuned_case(&k_tuned[i], 0x7a4ed000ull + i, 0, &d);
+        run_tuned_case(&k_tuned[i], 0x7a4ed000ull + i, 0, ANY_OF, &d);
     for (size_t i = 0; i < nrows; i++)
-        run_tuned_case(&k_row_blocks[i].b, 0x7a4ed000ull + n + i, k_row_blocks[i].lanes, &d);
+        run_tuned_case(&k_row_blocks[i].b, 0x7a4ed000ull + n + i, k_row_blocks[i].lanes, ANY_OF,
+                       &d);
+    for (size_t i = 0; i < nchunk; i++)
+        run_tuned_case(&k_chunked[i].b, 0x7a4ed000ull + n + nrows + i, 0, k_chunked[i].chunked,
+                       &d);
     dev_case_free(&d);
-    print_message("tuned cases: %zu, each twice on TUNED and once on COMPAT\n", n + nrows);
+    print_message("tuned cases: %zu, each twice on TUNED and once on COMPAT\n",
+                  n + nrows + nchunk);
 }
 
 /* Ties and NaNs in arg-reductions: the lowest index wins whatever the

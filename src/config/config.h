@@ -114,6 +114,13 @@ typedef struct rt__launch_config {
     int step_output;       /* outputs (in output_vec_size units) per block */
     int ctas_per_output;   /* blocks along grid.y per output tile; > 1 exactly
                               when input_mult[2] != 0 (global reduce) */
+    /* How grid.y splits the reduced index. false: PyTorch's interleaving,
+       block y starting at y * input_mult[2] and stepping by step_input
+       (the whole grid's step) to the end. true (TUNED): block y reads the
+       contiguous run [y * input_mult[2], (y + 1) * input_mult[2]) alone,
+       stepping by step_input, the block's own step (input_mult[2] is a
+       multiple of it); on the vector path both count vectors. */
+    bool input_chunked;
     /* The reduced dim is the input's contiguous fastest dim and is read
        with aligned vectors of input_vec_size elements, head and tail
        scalar (PyTorch's input_vectorized_thread_reduce_impl); then

@@ -68,6 +68,7 @@ int rt__config_to_json(const rt__launch_config *c, char *buf, size_t size) {
          c->input_mult[1], c->input_mult[2], c->output_mult[0], c->output_mult[1]);
     emit(&o, ",\"step_input\":%d,\"step_output\":%d,\"ctas_per_output\":%d", c->step_input,
          c->step_output, c->ctas_per_output);
+    emit(&o, ",\"input_chunked\":%s", json_bool(c->input_chunked));
     emit(&o, ",\"vectorize_input\":%s,\"input_vec_size\":%d,\"output_vec_size\":%d,\"vt0\":%d",
          json_bool(c->vectorize_input), c->input_vec_size, c->output_vec_size, c->vt0);
     emit(&o, ",\"max_threads\":%d,\"shared_memory_bytes\":%d", c->max_threads,

@@ -19,6 +19,8 @@
  *  (4, 5: below, where the rule is called.)
  *  6. Row reductions read in vectors take 128-thread blocks: 128 lanes a
  *     row for ops whose state is one number, else a warp a row.
+ *  7. The same ops split a long vector-read index over blocks in
+ *     contiguous chunks, not PyTorch's interleaving.
  */
 #include <stdint.h>
 
@@ -86,10 +88,65 @@ static int64_t resident_blocks(const rt__op_traits *op, const rt__device_props *
     return blocks > 0 ? blocks : 1;
 }
 
+/* TUNED rule 7: a reduced index read in vectors by the lanes of a block,
+   for an op whose state is one number folded like a sum (row_lanes above a
+   warp: sum, prod, mean, min/max without indices, the p = 2 norm), is split
+   in contiguous chunks, block y reading vectors [y * chunk, (y + 1) *
+   chunk) alone (input_chunked), instead of PyTorch's interleaving, where
+   the blocks of a wave stride through the whole input together. H100 (run
+   2 of 2026-11-25, bench/NOTES.md v1.6), f32 full sums and amax, us;
+   "wave" is the interleaved one-wave split (two runs), "c:N" chunks of N
+   vectors a thread (512 threads), CUB in the c:8 run:
+                    wave           c:4    c:8   c:16    CUB
+     16 MB         13.60  13.42  13.47  13.39  12.96  13.25
+     64 MB         29.76  29.62  31.18  30.59  29.31  28.69
+     256 MB        94.34  94.02  93.70  93.36  94.26  93.06
+     512 MB       181.66 181.36 177.84 177.36 177.39 178.66
+     1 GB         355.17 354.77 345.84 344.75 345.41 349.87
+     amax 512 MB  183.49 183.46 183.34 179.41 179.66      -
+     argmax 512 MB 185.4  186.9  187.8  187.9  188.0      -  (stays interleaved)
+   (bench/fold_probe.cu read 1 GB 2.6% faster in one-block-per-chunk grids
+   than in one grid-striding wave.) So: a thread reads CHUNK_LOADS vectors
+   when that makes several waves of blocks; when one wave would give each
+   thread 5 to 16 vectors, one wave of contiguous chunks (64 MB); at 4 or
+   fewer, the interleaved wave, a single round of loads either way.
+   Returns false, and leaves c alone, where the rule does not apply. */
+enum {
+    CHUNK_LOADS = 8,       /* vectors a thread reads in a many-wave chunked split */
+    CHUNK_WAVE_LOADS = 16, /* at most this many in one wave of chunks */
+    CHUNK_ROUND = 4        /* chunks hold whole rounds of 4 loads in flight */
+};
+
+static bool chunk_split(const rt__iter *it, const rt__op_traits *op, int64_t wave,
+                        int64_t cap, int warp_size, rt__launch_config *c) {
+    if (!c->vectorize_input || c->input_mult[0] == 0 || op->indexed ||
+        op->row_lanes <= warp_size)
+        return false;
+    const int64_t step = c->step_input; /* the block's own step: lanes x warp rows */
+    const int64_t units = rt__div_up(it->inputs_per_output, c->input_vec_size);
+    const int64_t at_one_wave = rt__div_up(units, rt__max64(1, wave) * step);
+    if (at_one_wave <= CHUNK_ROUND)
+        return false;
+    int64_t loads = CHUNK_LOADS;
+    if (at_one_wave <= CHUNK_WAVE_LOADS)
+        loads = rt__div_up(at_one_wave, CHUNK_ROUND) * CHUNK_ROUND;
+    int64_t chunk = step * loads;
+    if (rt__div_up(units, chunk) > cap) /* fewer, longer chunks for the last block's fold */
+        chunk = rt__div_up(rt__div_up(units, cap), step) * step;
+    const int64_t ctas = rt__div_up(units, chunk);
+    if (ctas < 2 || chunk > INT32_MAX)
+        return false;
+    c->ctas_per_output = (int)ctas;
+    c->input_mult[2] = (int)chunk;
+    c->input_chunked = true;
+    return true;
+}
+
 /* Re-chooses the blocks per output tile (grid.y) of a config whose warps
-   split the reduced index: enough blocks for one wave of the device, but
-   no fewer than MIN_VECTORS_PER_THREAD loads per thread, and none at all
-   below MIN_LOADS_TO_SPLIT. */
+   split the reduced index: contiguous chunks where rule 7 applies, else
+   enough interleaved blocks for one wave of the device, but no fewer than
+   MIN_VECTORS_PER_THREAD loads per thread; none at all below
+   MIN_LOADS_TO_SPLIT. */
 static void retune_global_split(const rt__iter *it, const rt__op_traits *op,
                                 const rt__device_props *dev, rt__launch_config *c) {
     if (c->input_mult[1] == 0)
@@ -109,6 +166,14 @@ static void retune_global_split(const rt__iter *it, const rt__op_traits *op,
     const int64_t grid_x = rt__div_up(it->num_outputs / c->output_vec_size, c->step_output);
     if (vpt < MIN_LOADS_TO_SPLIT || grid_x > target_grid)
         return;
+    /* The last block folds every partial of its tile, its threads (rows
+       of the block when lanes own outputs) RT__TAIL_LOADS at a time, one
+       L2 round trip per batch: at most MAX_TAIL_TRIPS batches each. */
+    const int64_t folders = c->input_mult[0] != 0 ? c->num_threads : c->block[1];
+    const int64_t per_trip = folders * RT__TAIL_LOADS(op->acc_size);
+    const int64_t cap = rt__min64(rt__max64(2, MAX_TAIL_TRIPS * per_trip), 65535);
+    if (chunk_split(it, op, target_grid / grid_x, cap, dev->warp_size, c))
+        return;
     /* At most one wave: a grid a little over it runs a second, nearly
        empty one. H200, output tiles of 128 f32 (grid.x 256; 9 resident
        blocks of 128 per SM), whole suite in one run (bench/NOTES.md v1.4):
@@ -117,17 +182,13 @@ static void retune_global_split(const rt__iter *it, const rt__op_traits *op,
          f16 same          83.2   67.5   78.7   71.7   74.8   80.3
          var same         163.3  133.8  159.6  149.4  160.3  198.6
        ([32,256,64,256] over (0,2), grid.x 512: 127.2 us at 2, 131.6 at 4,
-       142.4 at 5.) */
+       142.4 at 5.) Chunks here measured no better: H100, the same
+       blocks in contiguous runs of rows, [4096,32768] d0 182.4 -> 182.2
+       us, [2^24,8] d0 183.9 -> 186.4, var d0 189.8 -> 188.8 (NOTES v1.6). */
     int64_t ctas = rt__min64(rt__max64(1, target_grid / grid_x),
                              rt__div_up(vpt, MIN_VECTORS_PER_THREAD));
     ctas = rt__max64(ctas, rt__div_up(vpt, MAX_VALUES_PER_THREAD));
-    /* The last block folds every partial of its tile: its threads (rows
-       of the block when lanes own outputs) each take a run of them,
-       RT__TAIL_LOADS at a time, one L2 round trip per batch. */
-    const int64_t folders = c->input_mult[0] != 0 ? c->num_threads : c->block[1];
-    const int64_t per_trip = folders * RT__TAIL_LOADS(op->acc_size);
-    ctas = rt__min64(ctas, rt__max64(2, MAX_TAIL_TRIPS * per_trip));
-    ctas = rt__min64(ctas, 65535);
+    ctas = rt__min64(ctas, cap);
     if (ctas > 1) {
         c->ctas_per_output = (int)ctas;
         c->input_mult[2] = c->step_input;
@@ -198,7 +259,7 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
     cfg->vt0 = op->vt0;
     cfg->policy = RT_POLICY_TUNED;
 
-    /* 2. The block split of the reduced index. */
+    /* 2, 7. The block split of the reduced index. */
     retune_global_split(it, op, dev, cfg);
     /* 3. No block_y_reduce in blocks one warp row tall. H200, f32 full
        sums, COMPAT -> TUNED in one run: 4 KB 5.02 -> 4.54 us, 16 KB

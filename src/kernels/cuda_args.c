@@ -79,7 +79,18 @@ rt_status rt__cuda_check_config(const rt__iter *it, const rt__launch_config *c) 
     if (rt__config_global_reduce(c))
         RT_RETURN_IF(c->ctas_per_output < 2 || c->grid[1] != c->ctas_per_output, RT_ERR_INTERNAL);
     else
-        RT_RETURN_IF(c->grid[1] != 1, RT_ERR_INTERNAL);
+        RT_RETURN_IF(c->grid[1] != 1 || c->input_chunked, RT_ERR_INTERNAL);
+    if (c->input_chunked) {
+        /* Block y reads [y * chunk, (y + 1) * chunk) of the reduced index
+           (vectors on the vector path), its threads at offsets below
+           step_input: the chunks must cover it, and a chunk must be a
+           whole number of block steps so that no offset is skipped. */
+        const int64_t chunk = c->input_mult[2];
+        const int64_t per = c->vectorize_input ? c->input_vec_size : 1;
+        const int64_t units = (it->inputs_per_output + per - 1) / per;
+        RT_RETURN_IF(chunk < c->step_input || chunk % c->step_input != 0, RT_ERR_INTERNAL);
+        RT_RETURN_IF((int64_t)c->ctas_per_output * chunk < units, RT_ERR_INTERNAL);
+    }
     if (c->vectorize_input) {
         /* A contiguous fastest reduced dim, split over the lanes of a row.
            With several reduced dims no vector may straddle a row of it:
@@ -157,6 +168,7 @@ void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {
     a->step_input = c->step_input;
     a->step_output = c->step_output;
     a->ctas_per_output = c->ctas_per_output;
+    a->input_chunked = c->input_chunked ? 1 : 0;
     a->vectorize_input = c->vectorize_input ? 1 : 0;
     a->rows_group = c->rows_group;
     a->rows_per_block = c->rows_per_block;

@@ -152,6 +152,7 @@ typedef struct rt__kernel_args {
     int step_input;
     int step_output;
     int ctas_per_output;
+    int input_chunked; /* block y reads its own run of input_mult[2] indices */
     int vectorize_input;
 
     int out_dtype;      /* rt_dtype of `out` (the final store converts) */

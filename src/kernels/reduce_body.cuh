@@ -57,6 +57,18 @@ template <typename Op, int OVS> struct Reducer {
     __device__ bool splits_y() const { return a.input_mult[1] != 0; }
     __device__ bool splits_grid() const { return a.input_mult[2] != 0; }
 
+    /* End (exclusive) of the reduced indices [0, n) this block reads. A
+       chunked block split (a.input_chunked) gives block y of a tile the
+       contiguous run [y * input_mult[2], (y + 1) * input_mult[2]), its
+       threads stepping by the block's own step; PyTorch's interleaved
+       split, or none, leaves every block the whole range. */
+    __device__ uint32_t input_end(uint32_t n) const {
+        if (!a.input_chunked)
+            return n;
+        const uint64_t e = ((uint64_t)blockIdx.y + 1) * (uint32_t)a.input_mult[2];
+        return e < n ? (uint32_t)e : n;
+    }
+
     __device__ uint32_t input_idx() const {
         return threadIdx.x * (uint32_t)a.input_mult[0] + threadIdx.y * (uint32_t)a.input_mult[1] +
                blockIdx.y * (uint32_t)a.input_mult[2];
@@ -118,6 +130,7 @@ template <typename Op, int OVS> struct Reducer {
         using Load = Packed<S, V>;
         const uint32_t step = a.step_input;
         uint32_t idx = input_idx();
+        nvec = input_end(nvec);
         while ((uint64_t)idx + (uint64_t)(L - 1) * step < nvec) {
             Load v[L];
 #pragma unroll
@@ -172,10 +185,13 @@ template <typename Op, int OVS> struct Reducer {
                     acc[0] = op.reduce(acc[0], data[i], i);
             const Load *vec = reinterpret_cast<const Load *>(data + head);
             const uint32_t n = end - head, nvec = n / V;
-            fold_vectors(acc, nvec, head, [vec](uint32_t j) { return load_stream(&vec[j]); });
+            /* The scalar tail before the vectors, so that nothing but the
+               loop's own bound stays live through it (the tail after it
+               held one more register, and f32 argmax spilled at its 32). */
             if (owns_row_ends())
                 for (uint32_t i = nvec * V + threadIdx.x; i < n; i += blockDim.x)
                     acc[0] = op.reduce(acc[0], data[head + i], head + i);
+            fold_vectors(acc, nvec, head, [vec](uint32_t j) { return load_stream(&vec[j]); });
         } else {
             static_assert(sizeof(Load) <= RT__ND_VEC_BYTES && RT__ND_VEC_BYTES % sizeof(Load) == 0,
                           "the config's nd-vector rule must cover this op's vector");
@@ -196,7 +212,7 @@ template <typename Op, int OVS> struct Reducer {
     template <typename Calc> __device__ AV strided_reduce(const char *slice, Calc calc) const {
         constexpr int VT = Op::vt0;
         using Load = Packed<S, OVS>;
-        const uint32_t end = a.num_inputs, step = a.step_input;
+        const uint32_t end = input_end(a.num_inputs), step = a.step_input;
         uint32_t idx = input_idx();
         AV acc[VT];
 #pragma unroll
@@ -395,7 +411,13 @@ template <typename Op, int OVS> struct Reducer {
             return;
         __threadfence(); /* acquire side of the pattern */
 
-        /* Each thread folds a contiguous run of partials, in index order. */
+        /* Thread t of the nt folding threads takes partials t, t + nt,
+           t + 2 nt, ... in that order: a fixed order whichever block came
+           last, so the result is bit-identical run to run, and neighbouring
+           threads read neighbouring partials (a warp's load is one
+           transaction; contiguous runs per thread took one per lane, and
+           cost 25 us of a 1 GiB sum folding 65536 partials: H100,
+           bench/fold_probe.cu). */
         const uint32_t ctas = gridDim.y;
         uint32_t t, nt;
         if (splits_x()) {
@@ -405,25 +427,23 @@ template <typename Op, int OVS> struct Reducer {
             t = threadIdx.y;
             nt = blockDim.y;
         }
-        const uint32_t chunk = (ctas + nt - 1) / nt;
-        const uint32_t begin = min(ctas, t * chunk), finish = min(ctas, begin + chunk);
         value = ident_vec();
-        /* RT__TAIL_LOADS partials in flight, folded in index order (the result stays
-           bit-identical): one at a time, each fold waited a full L2 round
-           trip, and a 4-row block folding 1056 partials per output took
-           ~40 us of a 74 us NHWC mean (H200, v1.2). */
+        /* RT__TAIL_LOADS partials in flight: one at a time, each fold
+           waited a full L2 round trip, and a 4-row block folding 1056
+           partials per output took ~40 us of a 74 us NHWC mean (H200,
+           v1.2). */
         constexpr int TAIL = RT__TAIL_LOADS((int)sizeof(A));
-        uint32_t c = begin;
-        for (; c + TAIL <= finish; c += TAIL) {
+        uint32_t c = t;
+        for (; (uint64_t)c + (uint64_t)(TAIL - 1) * nt < ctas; c += TAIL * nt) {
             AV part[TAIL];
 #pragma unroll
             for (int i = 0; i < TAIL; i++)
-                part[i] = load_cg(&staging[staging_offset(c + i)]);
+                part[i] = load_cg(&staging[staging_offset(c + i * nt)]);
 #pragma unroll
             for (int i = 0; i < TAIL; i++)
                 combine_into(value, part[i]);
         }
-        for (; c < finish; c++)
+        for (; c < ctas; c += nt)
             combine_into(value, load_cg(&staging[staging_offset(c)]));
 
         value = block_y_reduce(value, smem);
