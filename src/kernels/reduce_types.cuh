@@ -187,6 +187,20 @@ template <typename T> static __device__ __forceinline__ T load_cg(const T *p) {
     return out;
 }
 
+/* *counter += 1 at GPU scope with acquire-release order, returning the old
+   value: the release publishes everything the calling block wrote before
+   its last __syncthreads() (CUTLASS's barrier arrive is the same pattern),
+   the acquire makes every earlier releaser's writes visible to the caller,
+   and through the next __syncthreads() to its block. */
+static __device__ __forceinline__ unsigned atomic_add_acq_rel(unsigned *counter) {
+    unsigned prev;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"
+                 : "=r"(prev)
+                 : "l"(counter)
+                 : "memory");
+    return prev;
+}
+
 /* A streaming load (ld.global.cs, evict first) of the general kernel's
    input, which it reads exactly once. H200, whole suite built three ways
    in one run (plain / .cs / .lu loads, best of two passes): bool any of
