@@ -57,6 +57,10 @@ def parse_args(argv):
                    help="also time every call after an L2 flush (a 2x L2 read of other bytes "
                         "outside the events): *_flush_us columns in the JSON, printed under "
                         "the row")
+    p.add_argument("--no-autotune-cache", action="store_true",
+                   help="keep none of Inductor's autotuning choices on disk (for processes "
+                        "that compile beside others: configs timed on a busy GPU would be "
+                        "kept and reused by a later timed run)")
     p.add_argument("--reps", type=int, default=100, help="timed calls per measurement")
     p.add_argument("--warmup", type=int, default=10, help="untimed calls before them")
     p.add_argument("--host-calls", type=int, default=10000, help="calls per host-overhead batch")
@@ -320,6 +324,9 @@ def main(argv):
         return 1 if cpu_smoke.run(lib) else 0
 
     import torch
+    if opts.no_autotune_cache:
+        import torch._inductor.config
+        torch._inductor.config.autotune_local_cache = False
     cases, bench = load_suite(opts)
     wanted = opts.filter.split(",")
     cases = [c for c in cases if any(w in c["name"] for w in wanted)]

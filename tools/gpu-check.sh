@@ -171,10 +171,13 @@ if [ "$BUILD_OK" = OK ] && [ "${BENCH_COMPAT:-0}" = 1 ] && [ -x "$BUILD/bench/rt
 fi
 if [ "$BUILD_OK" = OK ] && [ -n "${COMPILE_FILTERS:-}" ] && [ -f "$ROOT/bench/compare_torch.py" ]; then
     : >"$OUT/compile.log"
-    # Inductor keeps what it compiles in on-disk caches: compile the chosen
-    # cases first in COMPILE_WARM_JOBS parallel processes (3 reps each,
-    # results dropped), so the timed pass below, one case at a time on a
-    # quiet GPU, mostly reuses them (about 20 s a case cold).
+    # Inductor keeps what it compiles in on-disk caches (one per build
+    # folder here): compile the chosen cases first in COMPILE_WARM_JOBS
+    # parallel processes (3 reps each, results dropped), so the timed pass
+    # below, one case at a time on a quiet GPU, mostly reuses them (about
+    # 20 s a case cold). The warm-up keeps no autotuning choice: configs
+    # timed beside seven other processes came out up to 40% slower.
+    export TORCHINDUCTOR_CACHE_DIR=${TORCHINDUCTOR_CACHE_DIR:-$BUILD/inductor-cache}
     jobs=${COMPILE_WARM_JOBS:-8}
     if [ "$jobs" -gt 0 ] && [ -f "$OUT/bench.json" ]; then
         mapfile -t slices < <(python3 - "$OUT/bench.json" "$jobs" $COMPILE_FILTERS <<'PY'
@@ -191,7 +194,7 @@ PY
         for sl in "${slices[@]}"; do
             run_for 300 "$OUT/compile_warm.log" python3 "$ROOT/bench/compare_torch.py" \
                 --lib "$BUILD/libreduce_tensor.so" --bench-json "$OUT/bench.json" \
-                --filter "$sl" --reps 3 --warmup 1 &
+                --filter "$sl" --reps 3 --warmup 1 --no-autotune-cache &
         done
         wait
     fi
