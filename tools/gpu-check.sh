@@ -176,7 +176,8 @@ if [ "$BUILD_OK" = OK ] && [ -n "${COMPILE_FILTERS:-}" ] && [ -f "$ROOT/bench/co
     # parallel processes (3 reps each, results dropped), so the timed pass
     # below, one case at a time on a quiet GPU, mostly reuses them (about
     # 20 s a case cold). The warm-up keeps no autotuning choice: configs
-    # timed beside seven other processes came out up to 40% slower.
+    # picked while seven other processes share the GPU can be far off (H100,
+    # Inductor's bf16 row sum 125.9 us in one such run, 89.3 in another).
     export TORCHINDUCTOR_CACHE_DIR=${TORCHINDUCTOR_CACHE_DIR:-$BUILD/inductor-cache}
     jobs=${COMPILE_WARM_JOBS:-8}
     if [ "$jobs" -gt 0 ] && [ -f "$OUT/bench.json" ]; then
