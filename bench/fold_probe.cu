@@ -46,52 +46,6 @@ const char *const kProbeName = "fold_probe";
 
 namespace {
 
-enum Hint { NC, CS, EVICT_FIRST, EVICT_LAST, PLAIN };
-
-template <int HINT> __device__ __forceinline__ float4 load4(const float4 *p) {
-    float4 v;
-    if (HINT == NC) {
-        v = __ldg(p);
-    } else if (HINT == CS) {
-        v = __ldcs(p);
-    } else if (HINT == PLAIN) {
-        asm volatile("ld.global.v4.f32 {%0,%1,%2,%3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p));
-    } else {
-        // An L2 eviction-priority policy, as Triton's eviction_policy
-        // argument emits it (createpolicy + .L2::cache_hint).
-        uint64_t pol;
-        if (HINT == EVICT_FIRST)
-            asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-        else
-            asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
-        asm volatile("ld.global.L2::cache_hint.v4.f32 {%0,%1,%2,%3}, [%4], %5;"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p), "l"(pol));
-    }
-    return v;
-}
-
-template <int U, int HINT>
-__device__ __forceinline__ float read_run(const float4 *src, size_t i, size_t end, size_t stride) {
-    float acc = 0.0f;
-    for (; i + (U - 1) * stride < end; i += U * stride) {
-        float4 v[U];
-#pragma unroll
-        for (int u = 0; u < U; ++u)
-            v[u] = load4<HINT>(src + i + u * stride);
-#pragma unroll
-        for (int u = 0; u < U; ++u)
-            acc += (v[u].x + v[u].y) + (v[u].z + v[u].w);
-    }
-    for (; i < end; i += stride) {
-        float4 v = load4<HINT>(src + i);
-        acc += (v.x + v.y) + (v.z + v.w);
-    }
-    return acc;
-}
-
 // The block's sum in thread 0 (fixed shuffle tree: deterministic).
 template <int T> __device__ __forceinline__ float block_sum(float acc) {
     __shared__ float warp_sums[T / 32];
@@ -203,7 +157,7 @@ struct Work {
 
 template <int T, int U>
 __global__ void __launch_bounds__(T) gs_fold1(const float4 *src, size_t n4, Work w) {
-    float s = block_sum<T>(read_run<U, NC>(src, (size_t)blockIdx.x * T + threadIdx.x, n4,
+    float s = block_sum<T>(probe_read_run<U, NC>(src, (size_t)blockIdx.x * T + threadIdx.x, n4,
                                            (size_t)gridDim.x * T));
     if (!publish<T>(s, w.partials, blockIdx.x, &w.sems[0], gridDim.x))
         return;
@@ -218,7 +172,7 @@ template <int T, int U, int FOLD, int HINT = NC>
 __global__ void __launch_bounds__(T) one_shot(const float4 *src, size_t n4, Work w) {
     const size_t begin = (size_t)blockIdx.x * T * U;
     const size_t end = begin + (size_t)T * U < n4 ? begin + (size_t)T * U : n4;
-    float s = block_sum<T>(read_run<U, HINT>(src, begin + threadIdx.x, end, T));
+    float s = block_sum<T>(probe_read_run<U, HINT>(src, begin + threadIdx.x, end, T));
     if (FOLD == 0) {
         if (threadIdx.x == 0)
             w.partials[blockIdx.x] = s;
@@ -375,10 +329,7 @@ float back_to_back_us(int reps, Launch launch, Before before = Before()) {
 
 int main(int argc, char **argv) {
     const int reps = probe_reps(argc, argv);
-    cudaDeviceProp prop;
-    PROBE_CHECK(cudaGetDeviceProperties(&prop, 0));
-    printf("device: %s, %d SMs, L2 %.1f MiB\n", prop.name, prop.multiProcessorCount,
-           prop.l2CacheSize / 1048576.0);
+    const cudaDeviceProp prop = probe_device();
 
     const size_t pool_bytes = (size_t)2 << 30;
     char *pool = nullptr;

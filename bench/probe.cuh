@@ -1,5 +1,6 @@
-// What the probes (read_probe.cu, rows_probe.cu) share: error checks, the
-// --reps argument, a device fill and the median of event-timed launches.
+// What the probes (read_probe.cu, rows_probe.cu, fold_probe.cu) share: error
+// checks, the --reps argument, a device fill, load flavours and a read loop,
+// and the median of event-timed launches.
 // A probe defines kProbeName before including this.
 #ifndef RT_BENCH_PROBE_CUH
 #define RT_BENCH_PROBE_CUH
@@ -30,6 +31,15 @@ inline int probe_reps(int argc, char **argv) {
     return reps;
 }
 
+// Device 0's properties, after a line naming it, its SMs and its L2.
+inline cudaDeviceProp probe_device() {
+    cudaDeviceProp prop;
+    PROBE_CHECK(cudaGetDeviceProperties(&prop, 0));
+    printf("device: %s, %d SMs, L2 %.1f MiB\n", prop.name, prop.multiProcessorCount,
+           prop.l2CacheSize / 1048576.0);
+    return prop;
+}
+
 // n floats in [0.5, 1.5), none zero, from a cheap hash of the index.
 __global__ void probe_fill(float *dst, size_t n) {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
@@ -37,6 +47,62 @@ __global__ void probe_fill(float *dst, size_t n) {
         unsigned h = (unsigned)i * 2654435761u;
         dst[i] = 0.5f + (float)(h >> 8) * (1.0f / 16777216.0f);
     }
+}
+
+// Load flavours the probes compare: ld.global.nc, the same with a 256-byte
+// L2 prefetch, plain ld.global, ld.global.cs, and an L2 eviction-priority
+// policy as Triton's eviction_policy argument emits it (createpolicy +
+// .L2::cache_hint).
+enum ProbeHint { NC, NC_L2_256, PLAIN, CS, EVICT_FIRST, EVICT_LAST };
+
+template <int HINT> __device__ __forceinline__ float4 probe_load4(const float4 *p) {
+    float4 v;
+    if (HINT == NC) {
+        v = __ldg(p);
+    } else if (HINT == NC_L2_256) {
+        asm volatile("ld.global.nc.L2::256B.v4.f32 {%0,%1,%2,%3}, [%4];"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "l"(p));
+    } else if (HINT == PLAIN) {
+        asm volatile("ld.global.v4.f32 {%0,%1,%2,%3}, [%4];"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "l"(p));
+    } else if (HINT == CS) {
+        v = __ldcs(p);
+    } else {
+        unsigned long long pol;
+        if (HINT == EVICT_FIRST)
+            asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+        else
+            asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
+        asm volatile("ld.global.L2::cache_hint.v4.f32 {%0,%1,%2,%3}, [%4], %5;"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "l"(p), "l"(pol));
+    }
+    return v;
+}
+
+// The f32 sum of float4s first, first + stride, ... below end, U loads in
+// flight (all issued before any add), then one at a time.
+template <int U, int HINT>
+__device__ __forceinline__ float probe_read_run(const float4 *src, size_t first, size_t end,
+                                                size_t stride) {
+    float acc = 0.0f;
+    size_t i = first;
+    for (; i + (U - 1) * stride < end; i += U * stride) {
+        float4 v[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            v[u] = probe_load4<HINT>(src + i + u * stride);
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            acc += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+    }
+    for (; i < end; i += stride) {
+        float4 v = probe_load4<HINT>(src + i);
+        acc += (v.x + v.y) + (v.z + v.w);
+    }
+    return acc;
 }
 
 // The median time in us of launch(k) over reps calls after 3 warm-ups;

@@ -20,49 +20,6 @@ const char *const kProbeName = "read_probe";
 namespace {
 
 enum Mode { GRID_STRIDE, BLOCKED, ONE_SHOT };
-enum Hint { NC, NC_L2_256, PLAIN, CS };
-
-template <int HINT>
-__device__ __forceinline__ float4 load4(const float4 *p) {
-    float4 v;
-    if (HINT == NC) {
-        v = __ldg(p);
-    } else if (HINT == NC_L2_256) {
-        asm volatile("ld.global.nc.L2::256B.v4.f32 {%0,%1,%2,%3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p));
-    } else if (HINT == PLAIN) {
-        asm volatile("ld.global.v4.f32 {%0,%1,%2,%3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p));
-    } else {
-        v = __ldcs(p);
-    }
-    return v;
-}
-
-// Reads n4 float4 from src starting at `first`, `count` steps of `stride`
-// float4 per unrolled load, U loads in flight.
-template <int U, int HINT>
-__device__ __forceinline__ float read_run(const float4 *src, size_t first, size_t end,
-                                          size_t stride) {
-    float acc = 0.0f;
-    size_t i = first;
-    for (; i + (U - 1) * stride < end; i += U * stride) {
-        float4 v[U];
-#pragma unroll
-        for (int u = 0; u < U; ++u)
-            v[u] = load4<HINT>(src + i + u * stride);
-#pragma unroll
-        for (int u = 0; u < U; ++u)
-            acc += (v[u].x + v[u].y) + (v[u].z + v[u].w);
-    }
-    for (; i < end; i += stride) {
-        float4 v = load4<HINT>(src + i);
-        acc += (v.x + v.y) + (v.z + v.w);
-    }
-    return acc;
-}
 
 template <int THREADS>
 __device__ __forceinline__ void block_store(float acc, float *out) {
@@ -87,17 +44,17 @@ __global__ void __launch_bounds__(THREADS) probe_kernel(const float4 *__restrict
                                                         float *out) {
     float acc;
     if (MODE == GRID_STRIDE) {
-        acc = read_run<U, HINT>(src, (size_t)blockIdx.x * THREADS + threadIdx.x, n4,
+        acc = probe_read_run<U, HINT>(src, (size_t)blockIdx.x * THREADS + threadIdx.x, n4,
                                 (size_t)gridDim.x * THREADS);
     } else if (MODE == BLOCKED) {
         size_t chunk = (n4 + gridDim.x - 1) / gridDim.x;
         chunk = (chunk + THREADS - 1) / THREADS * THREADS;
         size_t begin = min_size(n4, (size_t)blockIdx.x * chunk);
         size_t end = min_size(n4, begin + chunk);
-        acc = read_run<U, HINT>(src, begin + threadIdx.x, end, THREADS);
+        acc = probe_read_run<U, HINT>(src, begin + threadIdx.x, end, THREADS);
     } else {
         size_t begin = (size_t)blockIdx.x * THREADS * U;
-        acc = read_run<U, HINT>(src, begin + threadIdx.x, min_size(n4, begin + THREADS * U),
+        acc = probe_read_run<U, HINT>(src, begin + threadIdx.x, min_size(n4, begin + THREADS * U),
                                 THREADS);
     }
     block_store<THREADS>(acc, out);
@@ -142,10 +99,7 @@ int grid_for(const Scheme &s, size_t n4, int sms) {
 
 int main(int argc, char **argv) {
     const int reps = probe_reps(argc, argv);
-    cudaDeviceProp prop;
-    PROBE_CHECK(cudaGetDeviceProperties(&prop, 0));
-    printf("device: %s, %d SMs, L2 %.1f MiB\n", prop.name, prop.multiProcessorCount,
-           prop.l2CacheSize / 1048576.0);
+    const cudaDeviceProp prop = probe_device();
 
     const size_t sizes[] = {(size_t)256 << 20, (size_t)512 << 20, (size_t)1 << 30};
     const int nsizes = 3;
