@@ -126,9 +126,17 @@ enum { RT__OUT_SLOT_OUT = 0, RT__OUT_SLOT_IN = 1, RT__OUT_SLOT_IDX = 2, RT__OUT_
  * and negative strides walk backwards from the base.
  */
 typedef struct rt__kernel_args {
-    /* The fields every launch reads first, together at the front: the
-       kernel reads its parameters through the constant cache, and the
-       dims arrays below (~700 bytes) would otherwise sit between them. */
+    /* Input offset of reduced linear index r: digits of r over in_sizes
+       (fastest first) times in_strides. */
+    int in_ndim;
+    rt__divmod in_sizes[RT_MAX_DIMS];
+    int32_t in_strides[RT_MAX_DIMS];
+    /* Offsets of output linear index o, for OUT, IN (the input slice of that
+       output), IDX and ACC: digits of o over out_sizes times out_strides. */
+    int out_ndim;
+    rt__divmod out_sizes[RT_MAX_DIMS];
+    int32_t out_strides[RT_MAX_DIMS][4];
+
     const char *in;  /* input element [0,..,0] of this piece */
     char *out;       /* output (values, or the index of argmin/argmax) */
     char *idx;       /* int64 indices of min/max, or NULL */
@@ -146,8 +154,6 @@ typedef struct rt__kernel_args {
     int ctas_per_output;
     int input_chunked; /* block y reads its own run of input_mult[2] indices */
     int vectorize_input;
-    int in_ndim;  /* dims of in_sizes / in_strides */
-    int out_ndim; /* dims of out_sizes / out_strides */
 
     int out_dtype;      /* rt_dtype of `out` (the final store converts) */
     int first;          /* 0: combine with the state already in `acc` */
@@ -163,15 +169,6 @@ typedef struct rt__kernel_args {
     int rows_per_block; /* tile: rows in one block's tile */
     int rows_rot_shift; /* tile: row r starts at column G * ((r >> */
     int rows_rot_mask;  /* rows_rot_shift) & rows_rot_mask) (mod L) */
-
-    /* Input offset of reduced linear index r: digits of r over in_sizes
-       (fastest first) times in_strides. */
-    rt__divmod in_sizes[RT_MAX_DIMS];
-    int32_t in_strides[RT_MAX_DIMS];
-    /* Offsets of output linear index o, for OUT, IN (the input slice of that
-       output), IDX and ACC: digits of o over out_sizes times out_strides. */
-    rt__divmod out_sizes[RT_MAX_DIMS];
-    int32_t out_strides[RT_MAX_DIMS][4];
 } rt__kernel_args;
 
 /*
