@@ -20,6 +20,11 @@ bool rt__config_global_reduce(const rt__launch_config *c) {
     return c->input_mult[2] != 0;
 }
 
+int64_t rt__config_input_units(const rt__iter *it, const rt__launch_config *c) {
+    return c->vectorize_input ? rt__div_up(it->inputs_per_output, c->input_vec_size)
+                              : it->inputs_per_output;
+}
+
 void rt__config_finish(const rt__iter *it, const rt__op_traits *op, rt__launch_config *c,
                        int warp_size) {
     c->num_threads = c->block[0] * c->block[1];

@@ -170,6 +170,11 @@ bool rt__config_block_x_reduce(const rt__launch_config *c);
 bool rt__config_block_y_reduce(const rt__launch_config *c);
 bool rt__config_global_reduce(const rt__launch_config *c);
 
+/* Units of the reduced index that the mults and steps count: vectors of
+   input_vec_size elements on the vector path (rounded up: a head off the
+   vector boundary can add one), else elements. */
+int64_t rt__config_input_units(const rt__iter *it, const rt__launch_config *c);
+
 /*
  * Computes the launch configuration of one piece. policy must be COMPAT or
  * TUNED. The iter must fit 32-bit indexing (one piece). Returns

@@ -119,12 +119,12 @@ enum {
 
 static bool chunk_split(const rt__iter *it, const rt__op_traits *op, int64_t wave,
                         int64_t cap, int warp_size, rt__launch_config *c) {
-    if (!c->vectorize_input || c->input_mult[0] == 0 || op->indexed ||
-        op->row_lanes <= warp_size)
+    /* (The vector path always splits the index over the lanes.) */
+    if (!c->vectorize_input || op->indexed || op->row_lanes <= warp_size)
         return false;
     const int64_t step = c->step_input; /* the block's own step: lanes x warp rows */
-    const int64_t units = rt__div_up(it->inputs_per_output, c->input_vec_size);
-    const int64_t at_one_wave = rt__div_up(units, rt__max64(1, wave) * step);
+    const int64_t units = rt__config_input_units(it, c);
+    const int64_t at_one_wave = rt__div_up(units, wave * step);
     if (at_one_wave <= CHUNK_ROUND)
         return false;
     int64_t loads = CHUNK_LOADS;
@@ -172,7 +172,7 @@ static void retune_global_split(const rt__iter *it, const rt__op_traits *op,
     const int64_t folders = c->input_mult[0] != 0 ? c->num_threads : c->block[1];
     const int64_t per_trip = folders * RT__TAIL_LOADS(op->acc_size);
     const int64_t cap = rt__min64(rt__max64(2, MAX_TAIL_TRIPS * per_trip), 65535);
-    if (chunk_split(it, op, target_grid / grid_x, cap, dev->warp_size, c))
+    if (chunk_split(it, op, target_grid / grid_x /* >= 1 */, cap, dev->warp_size, c))
         return;
     /* At most one wave: a grid a little over it runs a second, nearly
        empty one. H200, output tiles of 128 f32 (grid.x 256; 9 resident

@@ -86,10 +86,9 @@ rt_status rt__cuda_check_config(const rt__iter *it, const rt__launch_config *c) 
            step_input: the chunks must cover it, and a chunk must be a
            whole number of block steps so that no offset is skipped. */
         const int64_t chunk = c->input_mult[2];
-        const int64_t per = c->vectorize_input ? c->input_vec_size : 1;
-        const int64_t units = (it->inputs_per_output + per - 1) / per;
         RT_RETURN_IF(chunk < c->step_input || chunk % c->step_input != 0, RT_ERR_INTERNAL);
-        RT_RETURN_IF((int64_t)c->ctas_per_output * chunk < units, RT_ERR_INTERNAL);
+        RT_RETURN_IF((int64_t)c->ctas_per_output * chunk < rt__config_input_units(it, c),
+                     RT_ERR_INTERNAL);
     }
     if (c->vectorize_input) {
         /* A contiguous fastest reduced dim, split over the lanes of a row.

@@ -22,7 +22,7 @@ extern "C" {
 /*
  * ctx->cuda. The workspace is one device allocation, grow-only, laid out as
  * [semaphores | staging | acc], each region 256-byte aligned:
- *  - semaphores: int counters of the global reduce, zeroed once when the
+ *  - semaphores: unsigned counters of the global reduce, zeroed once when the
  *    allocation is made; every launch leaves them at 0 again (the last block
  *    of each output tile resets its own), so later calls need no memset;
  *  - staging: the per-block partials of a global reduce;
@@ -75,7 +75,7 @@ rt_status rt__cuda_workspace_reserve(rt_context *ctx, int64_t sems, int64_t stag
                                      int64_t acc_bytes);
 
 /* Region addresses of the current workspace (NULL when empty). */
-int *rt__cuda_workspace_semaphores(const rt_context *ctx);
+unsigned *rt__cuda_workspace_semaphores(const rt_context *ctx);
 char *rt__cuda_workspace_staging(const rt_context *ctx);
 char *rt__cuda_workspace_acc(const rt_context *ctx);
 

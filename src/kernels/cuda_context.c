@@ -200,8 +200,8 @@ rt_status rt__cuda_workspace_reserve(rt_context *ctx, int64_t sems, int64_t stag
     return RT_OK;
 }
 
-int *rt__cuda_workspace_semaphores(const rt_context *ctx) {
-    return (int *)ctx->cuda->workspace;
+unsigned *rt__cuda_workspace_semaphores(const rt_context *ctx) {
+    return (unsigned *)ctx->cuda->workspace;
 }
 
 char *rt__cuda_workspace_staging(const rt_context *ctx) {

@@ -142,7 +142,7 @@ typedef struct rt__kernel_args {
     char *idx;       /* int64 indices of min/max, or NULL */
     char *acc;       /* accumulator states of a split reduction, or NULL */
     char *staging;   /* global reduce: per-block partials */
-    int *semaphores; /* global reduce: one counter per grid.x block, 0 at rest */
+    unsigned *semaphores; /* global reduce: one counter per grid.x block, 0 at rest */
 
     uint32_t num_inputs;  /* reduced elements per output in this piece */
     uint32_t num_outputs; /* outputs of this piece */

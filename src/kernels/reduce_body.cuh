@@ -116,7 +116,8 @@ template <typename Op, int OVS> struct Reducer {
         }
     }
 
-    /* Folds vectors idx, idx + step, ... (below nvec) into the K lane
+    /* Folds vectors idx, idx + step, ... (below nvec, and below this
+       block's chunk end in a chunked split: input_end) into the K lane
        states, Op's loads_in_flight of them per iteration (independent loads
        before any fold); vector j holds reduced elements first + j*V ..
        first + j*V + V-1 and load(j) reads it. Element i of a vector feeds
@@ -130,8 +131,8 @@ template <typename Op, int OVS> struct Reducer {
         using Load = Packed<S, V>;
         const uint32_t step = a.step_input;
         uint32_t idx = input_idx();
-        nvec = input_end(nvec);
-        while ((uint64_t)idx + (uint64_t)(L - 1) * step < nvec) {
+        const uint32_t end = input_end(nvec);
+        while ((uint64_t)idx + (uint64_t)(L - 1) * step < end) {
             Load v[L];
 #pragma unroll
             for (int l = 0; l < L; l++)
@@ -146,14 +147,14 @@ template <typename Op, int OVS> struct Reducer {
            most ops under 32 registers; two unguarded loads fit in what the
            main loop already holds). */
         if constexpr (L >= 4) {
-            if ((uint64_t)idx + step < nvec) {
+            if ((uint64_t)idx + step < end) {
                 const Load v0 = load(idx), v1 = load(idx + step);
                 fold_vector(acc, v0, first + idx * V, 0);
                 fold_vector(acc, v1, first + (idx + step) * V, 1);
                 idx += 2 * step;
             }
         }
-        for (; idx < nvec; idx += step)
+        for (; idx < end; idx += step)
             fold_vector(acc, load(idx), first + idx * V, 0);
     }
 
@@ -406,7 +407,7 @@ template <typename Op, int OVS> struct Reducer {
            os-fold1r. */
         __syncthreads();
         if (threadIdx.x == 0 && threadIdx.y == 0) {
-            unsigned *sem = reinterpret_cast<unsigned *>(&a.semaphores[blockIdx.x]);
+            unsigned *sem = &a.semaphores[blockIdx.x];
             is_last = atomic_add_acq_rel(sem) == gridDim.y - 1;
             if (is_last)
                 *sem = 0; /* every block has counted: ready for the next launch */
