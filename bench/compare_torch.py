@@ -232,12 +232,12 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device):
         # written back during the timed call, at its expense.
         torch.sum(flush, dim=0, out=flush_sum)
 
-    def measure(call, key):
+    def measure(call, series):
         flush.zero_()  # whatever the fill left in L2 is gone before the first call
         if host:
             return host_rate(torch, call, opts.host_calls)
         if opts.flush_l2:
-            row[key[:-3] + "_flush_us"] = median_of_events(torch, call, ncopies, opts.reps,
+            row[series + "_flush_us"] = median_of_events(torch, call, ncopies, opts.reps,
                                                            opts.warmup, read_flush)
         return median_of_events(torch, call, ncopies, opts.reps, opts.warmup)
 
@@ -250,9 +250,9 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device):
         want = f(t.views[0])
         ok, worst = matches(torch, t.outs[0], want, case["out_dtype"])
         row["check"], row["max_err"] = ("ok" if ok else "MISMATCH"), worst
-    row["rt_us"] = measure(t.rt_call, "rt_us")
+    row["rt_us"] = measure(t.rt_call, "rt")
     if f is not None:
-        row["eager_us"] = measure(lambda k: f(t.views[k]), "eager_us")
+        row["eager_us"] = measure(lambda k: f(t.views[k]), "eager")
     if f is not None and not opts.no_compile:
         try:
             torch._dynamo.reset()  # a fresh cache per case: no recompile limit, no fallback
@@ -268,7 +268,7 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device):
             ok, _ = matches(torch, got, f(t.views[0]), case["out_dtype"])
             if not ok:
                 row["notes"].append("torch.compile result differs from eager")
-            row["compile_us"] = measure(lambda k: cf(t.views[k]), "compile_us")
+            row["compile_us"] = measure(lambda k: cf(t.views[k]), "compile")
         except Exception as e:  # Inductor unavailable or failing: report, go on
             row["notes"].append("torch.compile failed: %s" % str(e).splitlines()[0][:120])
     if host:
