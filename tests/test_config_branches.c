@@ -433,17 +433,19 @@ static void test_tuned_vectorizes_16bit_sums(void **state) {
    block); COMPAT keeps PyTorch's 32 x 16. */
 static void test_tuned_row_blocks(void **state) {
     (void)state;
-    int64_t shape[] = {4096, 32768}, strides[] = {1, 4096};
+    /* 1024 rows: under the 4 waves of the ROWS block kernel
+       (test_tuned_rows_block). */
+    int64_t shape[] = {4096, 1024}, strides[] = {1, 4096};
     rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 0);
     rt__launch_config c = config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
     assert_dims3(c.block, 32, 16, 1);
-    assert_dims3(c.grid, 2048, 1, 1);
+    assert_dims3(c.grid, 64, 1, 1);
 
     const rt_op wide[] = {RT_OP_SUM, RT_OP_MEAN, RT_OP_PROD, RT_OP_MAX, RT_OP_MIN};
     for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++) {
         rt__launch_config t = config_for(&it, wide[k], RT_F32, RT_POLICY_TUNED);
         assert_dims3(t.block, 128, 1, 1);
-        assert_dims3(t.grid, 32768, 1, 1);
+        assert_dims3(t.grid, 1024, 1, 1);
         assert_int_equal(t.input_mult[0], 1);
         assert_int_equal(t.input_mult[1], 0);
         assert_int_equal(t.output_mult[0], 0);
@@ -458,7 +460,7 @@ static void test_tuned_row_blocks(void **state) {
     for (size_t k = 0; k < sizeof narrow / sizeof narrow[0]; k++) {
         rt__launch_config t = config_for(&it, narrow[k], RT_F32, RT_POLICY_TUNED);
         assert_dims3(t.block, 32, 4, 1);
-        assert_dims3(t.grid, 8192, 1, 1);
+        assert_dims3(t.grid, 256, 1, 1);
         assert_int_equal(t.step_input, 32);
         assert_int_equal(t.step_output, 4);
         assert_int_equal(t.shared_memory_bytes, 0);
@@ -489,6 +491,84 @@ static void test_tuned_row_blocks(void **state) {
     rt__launch_config tl = config_for(&lng, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
     assert_true(rt__config_block_y_reduce(&tl));
     assert_dims3(tl.block, 32, 16, 1);
+}
+
+/* The ROWS block kernel (tuned_rows.c rows_block): rows of 2-32 KiB, at
+   least 4 waves of them, a block per row of 128-512 threads loading four
+   16-byte vectors each (fewer when the row runs out); everything else keeps
+   its kernel. */
+static rt__launch_config rows_config_for(int64_t len, int64_t rows, rt_op op, rt_dtype dt) {
+    int64_t shape[] = {len, rows}, strides[] = {1, len};
+    rt__iter it = rt_test_make_iter(2, 1, shape, strides, (int)rt_dtype_size(dt), 0);
+    return rt_test_config_for(&it, op, dt, RT_POLICY_TUNED);
+}
+
+static void expect_rows_block(int64_t len, int64_t rows, rt_op op, rt_dtype dt, int threads,
+                              int loads) {
+    const rt__launch_config c = rows_config_for(len, rows, op, dt);
+    rt_dtype out = dt;
+    assert_int_equal(rt_reduce_default_dtype(op, dt, &out), RT_OK);
+    const rt__op_traits t = rt__op_traits_for(op, dt, out, false, 3.0);
+    assert_int_equal(c.kernel, RT__KERNEL_ROWS);
+    assert_true(c.rows_block);
+    assert_false(c.rows_tile || c.rows_short);
+    assert_dims3(c.block, threads, 1, 1);
+    assert_dims3(c.grid, (int)rows, 1, 1);
+    assert_int_equal(c.num_threads, threads);
+    assert_int_equal(c.rows_group, threads);
+    assert_int_equal(c.rows_per_block, 1);
+    assert_int_equal(c.rows_vec * (int)rt_dtype_size(dt), 16);
+    assert_int_equal(c.rows_in_flight, loads);
+    /* A state per warp for block_x_reduce. */
+    assert_int_equal(c.shared_memory_bytes, threads / 32 * t.acc_size);
+}
+
+static void test_tuned_rows_block(void **state) {
+    (void)state;
+    /* 4096 floats: 1024 vectors, four each on 256 threads; 8 blocks of
+       256 per SM, 4 waves of 132 SMs = 4224 rows at the least. */
+    expect_rows_block(4096, 32768, RT_OP_SUM, RT_F32, 256, 4);
+    expect_rows_block(4096, 4224, RT_OP_SUM, RT_F32, 256, 4);
+    expect_rows_block(4096, 32768, RT_OP_VAR, RT_F32, 256, 4);
+    expect_rows_block(4096, 32768, RT_OP_ARGMAX, RT_F32, 256, 4);
+    expect_rows_block(4096, 32768, RT_OP_NORM, RT_F32, 256, 4);
+    /* bf16: 512 vectors of 8 on 128 threads; f64: 2048 of 2 on 512. */
+    expect_rows_block(4096, 32768, RT_OP_SUM, RT_BF16, 128, 4);
+    expect_rows_block(4096, 16384, RT_OP_SUM, RT_F64, 512, 4);
+    expect_rows_block(4096, 16384, RT_OP_VAR, RT_F64, 512, 4);
+    /* 1000 floats: 250 vectors, 128 threads at the least, two each. */
+    expect_rows_block(1000, 67108, RT_OP_SUM, RT_F32, 128, 2);
+    /* 8192 bools: 512 vectors of 16, four each on 128 threads. */
+    expect_rows_block(8192, 32768, RT_OP_ANY, RT_BOOL, 128, 4);
+    /* The longest row one batch covers: 2048 vectors (32 KiB). */
+    expect_rows_block(8192, 4096, RT_OP_SUM, RT_F32, 512, 4);
+
+    /* Under 4 waves: the general kernel. */
+    assert_int_equal(rows_config_for(4096, 4223, RT_OP_SUM, RT_F32).kernel, RT__KERNEL_GENERAL);
+    /* (Rows of 1000 floats under 4 waves of 128 threads fill 16 warps per
+       SM in the direct kernel: a warp a row, 4 rows in flight.) */
+    const rt__launch_config direct = rows_config_for(1000, 8447, RT_OP_SUM, RT_F32);
+    assert_int_equal(direct.kernel, RT__KERNEL_ROWS);
+    assert_false(direct.rows_block || direct.rows_tile || direct.rows_short);
+    assert_int_equal(direct.rows_group, 32);
+    /* Rows over 32 KiB: the general kernel. */
+    assert_int_equal(rows_config_for(8196, 32768, RT_OP_SUM, RT_F32).kernel, RT__KERNEL_GENERAL);
+    /* 2 KiB rows are the tile's. */
+    const rt__launch_config tile = rows_config_for(512, 65536, RT_OP_SUM, RT_F32);
+    assert_int_equal(tile.kernel, RT__KERNEL_ROWS);
+    assert_true(tile.rows_tile);
+    assert_false(tile.rows_block);
+    /* 16-bit (value, index) states spilled with two or four vectors a
+       thread: the general kernel. */
+    assert_int_equal(rows_config_for(4096, 32768, RT_OP_ARGMAX, RT_BF16).kernel,
+                     RT__KERNEL_GENERAL);
+    assert_int_equal(rows_config_for(4096, 32768, RT_OP_ARGMIN, RT_F16).kernel,
+                     RT__KERNEL_GENERAL);
+    /* COMPAT never takes a ROWS kernel. */
+    int64_t shape[] = {4096, 32768}, strides[] = {1, 4096};
+    rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 0);
+    assert_int_equal(rt_test_config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT).kernel,
+                     RT__KERNEL_GENERAL);
 }
 
 /* TUNED rule 2: a reduced index split over blocks leaves each thread >= 4
@@ -741,6 +821,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_tail_cap),
         cmocka_unit_test(test_tuned_indexed_one_output),
         cmocka_unit_test(test_tuned_row_blocks),
+        cmocka_unit_test(test_tuned_rows_block),
         cmocka_unit_test(test_tuned_chunked_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -264,7 +264,7 @@ typedef struct rows_case {
     int kind, vec; /* what the TUNED config must be: ROWS_DIRECT/TILE/SHORT, vector loads */
 } rows_case;
 
-enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT };
+enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT, ROWS_BLOCK };
 
 /* n rows of len elements, pitch apart (pitch > len: a slice), reduced over
    the last dim; outer > 1 adds a kept dim whose stride is not n * pitch
@@ -346,13 +346,45 @@ static const rows_case k_rows[] = {
     {"short f16 sum, L=6, two kept dims", RT_OP_SUM, RT_F16, RT_F16, 5, 3000, 6, 7, 0, false, false, 0, ROWS_SHORT, 0},
     {"short f32 std keepdim, L=8 (scalar loads)", RT_OP_STD, RT_F32, RT_F32,
      1, 4000, 8, 8, 0, false, true, 1, ROWS_SHORT, 0},
-    {"direct norm p=2 f32, L=1000", RT_OP_NORM, RT_F32, RT_F32, 1, 9000, 1000, 1000, 0, false, false,
-     2, 0, 1},
+    {"block norm p=2 f32, L=1000", RT_OP_NORM, RT_F32, RT_F32, 1, 9000, 1000, 1000, 0, false, false,
+     2, ROWS_BLOCK, 1},
     {"short norm p=2 bf16, L=3", RT_OP_NORM, RT_BF16, RT_BF16, 1, 20001, 3, 3, 0, false, false, 2,
      ROWS_SHORT, 0},
     {"tile norm p=2 f64, L=33", RT_OP_NORM, RT_F64, RT_F64, 1, 3000, 33, 33, 1, false, false, 2, 1, 0},
     {"direct norm p=2 f16, sliced 40 of 48", RT_OP_NORM, RT_F16, RT_F16, 1, 800, 40, 48, 0, false,
      false, 2, 0, 1},
+    /* Rows of 2-32 KiB, enough of them for 4 waves of blocks
+       (tuned_rows.c rows_block): a block of 128 to 512 threads per row,
+       each thread up to four 16-byte vectors at once (threads past the
+       row's last full batch load one at a time); sliced and misaligned
+       rows start at a different offset from a vector boundary each, so
+       the scalar heads and tails vary. */
+    {"block f32 sum, L=4096", RT_OP_SUM, RT_F32, RT_F32, 1, 4500, 4096, 4096, 0, false, false, 0,
+     ROWS_BLOCK, 1},
+    {"block f32 sum, sliced 4096 of 4097, misaligned", RT_OP_SUM, RT_F32, RT_F32, 1, 4500, 4096, 4097,
+     1, false, false, 0, ROWS_BLOCK, 1},
+    {"block bf16 sum to f32, L=4100", RT_OP_SUM, RT_BF16, RT_F32, 1, 9000, 4100, 4100, 3, false,
+     false, 0, ROWS_BLOCK, 1},
+    {"block f64 sum, sliced 4096 of 4099", RT_OP_SUM, RT_F64, RT_F64, 1, 4500, 4096, 4099, 1,
+     false, false, 0, ROWS_BLOCK, 1},
+    {"block var, L=3000, misaligned", RT_OP_VAR, RT_F32, RT_F32, 1, 4500, 3000, 3000, 2, false, false,
+     1, ROWS_BLOCK, 1},
+    {"block f64 std keepdim, L=4000 (partial batches)", RT_OP_STD, RT_F64, RT_F64, 1, 4300, 4000,
+     4000, 0, false, true, 0, ROWS_BLOCK, 1},
+    {"block argmax, two kept dims, keepdim", RT_OP_ARGMAX, RT_F32, RT_I64, 2, 2200, 2500, 2600, 0,
+     false, true, 0, ROWS_BLOCK, 1},
+    {"block i32 max with indices, L=2049", RT_OP_MAX, RT_I32, RT_I32, 1, 9000, 2049, 2049, 1, true,
+     false, 0, ROWS_BLOCK, 1},
+    {"block i32 sum to i64, L=3333", RT_OP_SUM, RT_I32, RT_I64, 1, 4500, 3333, 3333, 0, false, false,
+     0, ROWS_BLOCK, 1},
+    {"block bool all, sliced 5000 of 5003", RT_OP_ALL, RT_BOOL, RT_BOOL, 1, 9000, 5000, 5003, 0, false,
+     false, 0, ROWS_BLOCK, 1},
+    {"block norm p=2 f16, L=2100", RT_OP_NORM, RT_F16, RT_F16, 1, 9000, 2100, 2100, 0, false, false,
+     2, ROWS_BLOCK, 1},
+    {"block norm p=3 f32, L=2400", RT_OP_NORM, RT_F32, RT_F32, 1, 4500, 2400, 2400, 0, false, false,
+     3, ROWS_BLOCK, 1},
+    {"block u8 any, L=8192", RT_OP_ANY, RT_U8, RT_BOOL, 1, 9000, 8192, 8192, 0, false, false, 0,
+     ROWS_BLOCK, 1},
 };
 
 /* A case of n rows of len elements, pitch apart, in outer blocks of n + 1
@@ -391,7 +423,10 @@ static void expect_rows_kind(const rt_case *c, dev_case *d, const rows_case *rc)
     if (cfg.kernel != RT__KERNEL_ROWS)
         fail_msg("%s: TUNED did not choose the ROWS kernel", rc->name);
     expect_field(rc->name, "ROWS kind", rc->kind,
-                 cfg.rows_tile ? ROWS_TILE : cfg.rows_short ? ROWS_SHORT : ROWS_DIRECT);
+                 cfg.rows_tile    ? ROWS_TILE
+                 : cfg.rows_short ? ROWS_SHORT
+                 : cfg.rows_block ? ROWS_BLOCK
+                                  : ROWS_DIRECT);
     expect_field(rc->name, "16-byte loads", rc->vec, cfg.rows_vec > 1);
 }
 
@@ -421,16 +456,18 @@ static void test_rows_ties_and_nan(void **state) {
     (void)state;
     dev_case d;
     memset(&d, 0, sizeof d);
-    const rows_case shapes[4] = {
+    const rows_case shapes[5] = {
         {"tile", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 1000, 32, 32, 0, false, false, 0, 1, 0},
         {"tile, lane groups", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 1000, 100, 100, 0, false, false, 0, 1,
          0},
         {"direct", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 300, 32, 40, 0, false, false, 0, 0, 1},
-        {"short", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 3000, 8, 8, 0, false, false, 0, ROWS_SHORT, 0}};
-    for (int variant = 0; variant < 16; variant++) {
-        rows_case rc = shapes[variant % 4];
-        rc.op = (variant / 4) % 2 ? RT_OP_ARGMIN : RT_OP_ARGMAX;
-        const bool nan = variant >= 8;
+        {"short", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 3000, 8, 8, 0, false, false, 0, ROWS_SHORT, 0},
+        {"block", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 4500, 2500, 2501, 0, false, false, 0, ROWS_BLOCK,
+         1}};
+    for (int variant = 0; variant < 20; variant++) {
+        rows_case rc = shapes[variant % 5];
+        rc.op = (variant / 5) % 2 ? RT_OP_ARGMIN : RT_OP_ARGMAX;
+        const bool nan = variant >= 10;
         rt_case c;
         make_rows_case(&c, &rc, 0x7135ull + (uint64_t)variant);
         float *x = (float *)c.in.data;

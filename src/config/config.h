@@ -153,11 +153,17 @@ typedef struct rt__launch_config {
                            rows_per_block rows */
     bool rows_short;    /* a thread per row of at most 8 scalars or one
                            16-byte vector, each row read in one batch */
-    int rows_group;     /* lanes per row, a power of two 1..32 */
-    int rows_vec;       /* direct, short: elements per load (1, or 16 bytes' worth) */
+    bool rows_block;    /* a block of block[0] threads per row (grid[0] =
+                           rows), rows_in_flight 16-byte vectors per thread
+                           per batch */
+    int rows_group;     /* lanes per row, a power of two 1..32; block:
+                           block[0] */
+    int rows_vec;       /* elements per load: 1, or 16 bytes' worth (block:
+                           always 16 bytes) */
     int rows_in_flight; /* direct, short: rows per lane group; block[0] / 32 warps
                            each cover rows_in_flight * 32 / rows_group
-                           adjacent rows */
+                           adjacent rows. block: vector loads per thread
+                           per batch (1, 2 or 4) */
     int rows_per_block; /* rows a block covers: grid[0] = ceil(outputs / it) */
     int rows_rot_shift; /* tile: row r starts at column rows_group * ((r >> */
     int rows_rot_mask;  /* shift) & mask) mod L, so rows sharing a bank

@@ -18,11 +18,16 @@
  *    is aligned, 2 to 8 rows per group in flight, for rows up to
  *    2048 elements when there are enough of them to fill the GPU, and for
  *    rows of 9-64 elements that are not packed (sliced views).
+ *  - block: rows of 2-32 KiB, any pitch or alignment, when there are
+ *    enough of them for a few waves: a block of 128-512 threads per row,
+ *    each thread loading its (up to) four 16-byte vectors at once.
  */
 #include "config_policies.h"
 
 /* Longest row the direct kernel takes: a warp per row folds 2048 floats in
-   16 loads per lane; longer rows go to the general kernel's block splits.
+   16 loads per lane; longer rows go to the block kernel (rows_block) when
+   there are many, else to the general kernel's block splits. Rows of
+   1000 floats now take the block kernel too (at the same speed, v1.7).
    H200, [67108,1000] f32 sum dim 1 (4000-byte rows, no tile): compat 72.7
    -> 71.3 us (88% of the read ceiling; eager 75.1). */
 enum { ROWS_MAX_LEN = 2048, ROWS_THREADS = 256 };
@@ -94,14 +99,82 @@ static void rows_finish(const rt__iter *it, rt__launch_config *c) {
     c->grid[0] = (int)((it->num_outputs + c->rows_per_block - 1) / c->rows_per_block);
 }
 
+/* Rows longer than the tile takes (ROWS_TILE_MAX_ROW_BYTES): a block per
+   row when there are enough rows for ROWS_BLOCK_MIN_WAVES waves of blocks,
+   each thread loading ROWS_BLOCK_LOADS 16-byte vectors of its row at once
+   (a whole row in one batch), on 128 to 512 threads: rows of up to 32 KiB.
+   This is Inductor's shape for these rows (a block of 512 per row; ncu:
+   94.6% of DRAM peak against the general kernel's 91.6%, v1.6).
+   H100, rows of [32768,4096] over dim 1, the general kernel (128 lanes a
+   row, or a warp for ops with wider states) -> this, one run (v1.7):
+     sum 175.8 -> 173.3 us, f64/i64 ([16384,4096]) 175.7 -> 173.0,
+     var 180.5 -> 175.3, argmax 182.9 -> 174.9, amax 177.1 -> 173.6,
+     bf16 89.8 -> 89.3, the misaligned slice (4096 of 4097) 92.1 -> 89.6,
+     bool any 49.0 -> 47.1; rows of 1000 floats (67108 of them) 98.9 ->
+     98.5 (no change).
+   Other shapes, same run: two vectors a thread (512 threads for 4096
+   floats) ran the sums 0.2% faster but var, std and argmax 30% and amax 8%
+   slower, and the misaligned slice 6% slower; 256 threads whatever the
+   length, f64 rows of 4096 1% slower (two batches); 64 threads, 1.5-3%
+   slower. The 8 waves of the trial were cut to 4 untimed: the suite's rows
+   give 15 to 124. */
+enum { ROWS_BLOCK_LOADS = 4, ROWS_BLOCK_MIN_THREADS = 128, ROWS_BLOCK_MAX_THREADS = 512,
+       ROWS_BLOCK_MIN_WAVES = 4 };
+
+static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
+                       rt__launch_config *c) {
+    const int64_t L = it->inputs_per_output, N = it->num_outputs;
+    const int64_t v = 16 / op->input_size;
+    if (L * op->input_size <= ROWS_TILE_MAX_ROW_BYTES)
+        return false;
+    /* (value, index) states of 16-bit values spilled under the kernel's
+       32-register bound with two or four vectors a thread (-Xptxas -v,
+       sm_90): they keep the general kernel. */
+    if (op->indexed && op->input_size == 2)
+        return false;
+    const int64_t nvec = L / v;
+    /* Rows one batch of a full block covers (32 KiB); longer ones, never
+       timed here, keep the general kernel, which splits them over blocks. */
+    if (nvec > (int64_t)ROWS_BLOCK_MAX_THREADS * ROWS_BLOCK_LOADS)
+        return false;
+    int64_t loads = ROWS_BLOCK_LOADS;
+    int64_t threads = pow2_ceil((nvec + loads - 1) / loads);
+    threads = threads < ROWS_BLOCK_MIN_THREADS ? ROWS_BLOCK_MIN_THREADS
+              : threads > ROWS_BLOCK_MAX_THREADS ? ROWS_BLOCK_MAX_THREADS
+                                                 : threads;
+    if (threads > dev->max_threads_per_block)
+        return false;
+    const int64_t per_thread = (nvec + threads - 1) / threads;
+    if (per_thread < loads)
+        loads = per_thread <= 1 ? 1 : per_thread <= 2 ? 2 : 4;
+    const int64_t resident = dev->max_threads_per_sm / threads * dev->num_sms;
+    if (N < ROWS_BLOCK_MIN_WAVES * resident)
+        return false;
+    rows_common(op, c);
+    c->rows_block = true;
+    c->max_threads = ROWS_BLOCK_MAX_THREADS;
+    c->block[0] = (int)threads;
+    c->rows_group = (int)threads;
+    c->rows_vec = (int)v;
+    c->rows_in_flight = (int)loads;
+    c->rows_per_block = 1;
+    c->input_vec_size = (int)v;
+    c->shared_memory_bytes = (int)(threads / 32 * op->acc_size);
+    rows_finish(it, c);
+    return true;
+}
+
 bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, rt__launch_config *cfg) {
     const int64_t elem = op->input_size;
     if (it->num_reduce_dims != 1 || it->strides[RT__ITER_IN][0] != elem)
         return false;
+    if (dev->warp_size != 32)
+        return false;
+    if (rows_block(it, op, dev, cfg))
+        return true;
     const int64_t L = it->inputs_per_output, N = it->num_outputs;
-    if (L > ROWS_MAX_LEN || N < 1 || dev->warp_size != 32 ||
-        dev->max_threads_per_block < ROWS_THREADS)
+    if (L > ROWS_MAX_LEN || N < 1 || dev->max_threads_per_block < ROWS_THREADS)
         return false;
     const bool packed = it->ndim == 2 && it->strides[RT__ITER_IN][1] == L * elem;
     const int64_t vec = 16 / elem;

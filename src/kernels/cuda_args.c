@@ -26,8 +26,24 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
     const int64_t L = it->inputs_per_output;
     RT_RETURN_IF(it->num_reduce_dims != 1 || it->strides[RT__ITER_IN][0] != elem,
                  RT_ERR_INTERNAL);
-    RT_RETURN_IF(c->block[0] < 1 || c->block[0] > 256 || c->block[1] != 1 || c->block[2] != 1,
-                 RT_ERR_INTERNAL);
+    RT_RETURN_IF(c->block[1] != 1 || c->block[2] != 1, RT_ERR_INTERNAL);
+    if (c->rows_block) {
+        /* Whole warps up to the kernel's bound of 512; a row a block;
+           16-byte vectors (any row start: the kernel reads a scalar head
+           up to the first aligned one). rt__cuda_shared_bytes
+           gives block_x_reduce its state per warp. */
+        RT_RETURN_IF(c->block[0] < 32 || c->block[0] > 512 || c->block[0] % 32 != 0 ||
+                         c->rows_group != c->block[0],
+                     RT_ERR_INTERNAL);
+        RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 || c->rows_per_block != 1 ||
+                         c->grid[0] < it->num_outputs,
+                     RT_ERR_INTERNAL);
+        RT_RETURN_IF(c->rows_vec * elem != 16 ||
+                         (c->rows_in_flight != 1 && c->rows_in_flight != 2 && c->rows_in_flight != 4),
+                     RT_ERR_INTERNAL);
+        return RT_OK;
+    }
+    RT_RETURN_IF(c->block[0] < 1 || c->block[0] > 256, RT_ERR_INTERNAL);
     RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 || c->rows_per_block < 1, RT_ERR_INTERNAL);
     RT_RETURN_IF((int64_t)c->grid[0] * c->rows_per_block < it->num_outputs, RT_ERR_INTERNAL);
     if (c->rows_tile) {
@@ -118,7 +134,9 @@ int64_t rt__cuda_shared_bytes(const rt__launch_config *c, int acc_size) {
     const int64_t slots = (int64_t)c->block[0] * c->block[1] * c->output_vec_size;
     const bool lanes = rt__config_block_x_reduce(c) && c->block[0] > 32;
     int64_t need = 0;
-    if (rt__config_block_y_reduce(c) || rt__config_global_reduce(c) || lanes)
+    if (c->kernel == RT__KERNEL_ROWS)
+        need = c->rows_block ? (int64_t)(c->block[0] / 32) * acc_size : 0;
+    else if (rt__config_block_y_reduce(c) || rt__config_global_reduce(c) || lanes)
         need = slots * acc_size;
     return need > c->shared_memory_bytes ? need : c->shared_memory_bytes;
 }

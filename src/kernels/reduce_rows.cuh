@@ -5,7 +5,7 @@
  * every row whatever its length, so a row of 32 floats is one 128-byte
  * load per warp between shuffles: 11% of the read ceiling (bench/NOTES-rows.md).
  *
- * Three shapes of work, all chosen in src/config/tuned_rows.c:
+ * Four shapes of work, all chosen in src/config/tuned_rows.c:
  *  - short: a thread per row of up to 8 elements (scalar loads) or of one
  *    aligned 16-byte vector, 2-4 rows per thread, the whole of each row
  *    loaded before any fold; a warp's load reads 32 adjacent rows.
@@ -21,6 +21,9 @@
  *    row from shared memory, starting at a rotated column so that rows
  *    sharing a bank start on different banks (rows_rot_*), and stores its
  *    output: coalesced loads and stores for any L, odd ones too.
+ *  - block: rows of more than 2 KiB, a block of up to 512 threads per row,
+ *    each thread C (1, 2, 4) aligned 16-byte vectors of the row at once,
+ *    then the general kernel's block_x_reduce (Inductor's shape for them).
  * Results go through Reducer::store, so split pieces (first/last, ACC,
  * index_base) and the indices output behave exactly as in the body.
  *
@@ -191,6 +194,53 @@ template <typename Op> struct RowsReducer {
         }
     }
 
+    /* ---- block: a block of threads per row ----------------------------------- */
+    /* Row blockIdx.x, read by the block's nt threads in aligned 16-byte
+       vectors (scalar head and tail): thread t loads vectors t, t + nt,
+       ..., C of them before any fold (a whole row in one batch when it has
+       C * nt vectors), a partial batch one vector at a time; then the
+       warps' shuffles and one exchange through shared memory. One state
+       per thread: the lockstep states of the general kernel (min(V, vt0))
+       made bf16 sums spill under the 32-register bound with C = 2. The
+       full batches are unguarded: guarded ones left the compiler folding
+       each load before issuing the next (amax of [32768,4096] over dim 1
+       201 us against the sum's 173, H100). */
+    template <int C> __device__ void block_row(char *smem) const {
+        constexpr int V = 16 / (int)sizeof(S);
+        using Load = Packed<S, V>;
+        const uint32_t t = threadIdx.x, nt = blockDim.x, o = blockIdx.x;
+        const uint32_t L = a.num_inputs;
+        const S *data = reinterpret_cast<const S *>(a.in + output_offset(a, o, RT__OUT_SLOT_IN));
+        const uint32_t mis =
+            (uint32_t)(reinterpret_cast<uintptr_t>(data) % sizeof(Load)) / sizeof(S);
+        const uint32_t head = mis == 0 ? 0 : min(L, (uint32_t)V - mis);
+        const uint32_t nvec = (L - head) / V, tail = head + nvec * V;
+        A acc[1] = {op.ident()};
+        /* Fewer than V elements at each end: one per thread. */
+        if (t < head)
+            acc[0] = op.reduce(acc[0], data[t], t);
+        if (tail + t < L)
+            acc[0] = op.reduce(acc[0], data[tail + t], tail + t);
+        const Load *vec = reinterpret_cast<const Load *>(data + head);
+        uint32_t j = t;
+        for (; j + (C - 1) * nt < nvec; j += C * nt) {
+            Load v[C];
+#pragma unroll
+            for (int c = 0; c < C; c++)
+                v[c] = load_stream(&vec[j + c * nt]);
+#pragma unroll
+            for (int c = 0; c < C; c++)
+                body.fold_vector(acc, v[c], head + (j + c * nt) * V, 0);
+        }
+        for (; j < nvec; j += nt)
+            body.fold_vector(acc, load_stream(&vec[j]), head + j * V, 0);
+        Vec<A, 1> r;
+        r.v[0] = acc[0];
+        r = body.block_x_reduce(r, smem);
+        if (t == 0)
+            body.store(r, o);
+    }
+
     /* ---- tile: packed rows through shared memory ----------------------------- */
     __device__ void tile(char *smem) const {
         constexpr int V = 16 / (int)sizeof(S);
@@ -281,6 +331,15 @@ __global__ void __launch_bounds__(256, C * V <= 4 && sizeof(typename Op::scalar_
     RowsReducer<Op>(a).template short_rows<V, C>();
 }
 
+/* Up to 512 threads (whole warps) with the general kernel's register
+   bound (Op::min_blocks, reduce_body.cuh). */
+template <typename Op, int C>
+__global__ void __launch_bounds__(512, Op::min_blocks)
+    rows_block_kernel(const __grid_constant__ rt__kernel_args a) {
+    extern __shared__ __align__(16) char rt_smem[];
+    RowsReducer<Op>(a).template block_row<C>(rt_smem);
+}
+
 /* 128 threads, the config's tile block (ROWS_TILE_THREADS). */
 template <typename Op>
 __global__ void __launch_bounds__(128) rows_tile_kernel(const __grid_constant__ rt__kernel_args a) {
@@ -296,9 +355,23 @@ cudaError_t launch_rows(const rt__kernel_args *a, const rt__launch_config *c, si
     using S = typename Op::scalar_t;
     const dim3 grid((unsigned)c->grid[0], 1, 1), block((unsigned)c->block[0], 1, 1);
     void *params[] = {const_cast<rt__kernel_args *>(a)};
+    constexpr int VW = 16 / sizeof(S);
     if (c->rows_tile)
         return launch_fast<rows_tile_kernel<Op>>(grid, block, smem, stream, params);
-    constexpr int VW = 16 / sizeof(S);
+    if (c->rows_block) {
+        if (c->rows_vec != VW)
+            return cudaErrorInvalidValue;
+        switch (c->rows_in_flight) {
+        case 1:
+            return launch_fast<rows_block_kernel<Op, 1>>(grid, block, smem, stream, params);
+        case 2:
+            return launch_fast<rows_block_kernel<Op, 2>>(grid, block, smem, stream, params);
+        case 4:
+            return launch_fast<rows_block_kernel<Op, 4>>(grid, block, smem, stream, params);
+        default:
+            return cudaErrorInvalidValue;
+        }
+    }
     if (c->rows_short) {
         if (c->rows_vec == 1 && c->rows_in_flight == ShortRows<Op, 1>::R) {
             constexpr int C = RT__ROWS_SHORT_MAX;
