@@ -115,9 +115,9 @@ static void rows_finish(const rt__iter *it, rt__launch_config *c) {
    Other shapes, same run: two vectors a thread (512 threads for 4096
    floats) ran the sums 0.2% faster but var, std and argmax 30% and amax 8%
    slower, and the misaligned slice 6% slower; 256 threads whatever the
-   length, f64 rows of 4096 1% slower (two batches); 64 threads, 1.5-3%
-   slower. The 8 waves of the trial were cut to 4 untimed: the suite's rows
-   give 15 to 124. */
+   length, f64 rows of 4096 1% slower (two batches); 64 threads, 1-3%
+   slower. The 4-wave floor is untimed (the suite's rows give 15 to 32
+   waves); under it the general kernel splits rows over more blocks. */
 enum { ROWS_BLOCK_LOADS = 4, ROWS_BLOCK_MIN_THREADS = 128, ROWS_BLOCK_MAX_THREADS = 512,
        ROWS_BLOCK_MIN_WAVES = 4 };
 

@@ -202,9 +202,9 @@ template <typename Op> struct RowsReducer {
        warps' shuffles and one exchange through shared memory. One state
        per thread: the lockstep states of the general kernel (min(V, vt0))
        made bf16 sums spill under the 32-register bound with C = 2. The
-       full batches are unguarded: guarded ones left the compiler folding
-       each load before issuing the next (amax of [32768,4096] over dim 1
-       201 us against the sum's 173, H100). */
+       full batches are unguarded: with every load guarded, amax of
+       [32768,4096] over dim 1 took 201 us against 187 unguarded (512
+       threads, H100, bench/NOTES.md v1.7). */
     template <int C> __device__ void block_row(char *smem) const {
         constexpr int V = 16 / (int)sizeof(S);
         using Load = Packed<S, V>;
