@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -531,7 +532,9 @@ static void test_tuned_rows_block(void **state) {
     expect_rows_block(4096, 4224, RT_OP_SUM, RT_F32, 256, 4);
     expect_rows_block(4096, 32768, RT_OP_VAR, RT_F32, 256, 4);
     expect_rows_block(4096, 32768, RT_OP_ARGMAX, RT_F32, 256, 4);
-    expect_rows_block(4096, 32768, RT_OP_NORM, RT_F32, 256, 4);
+    /* Norms of run-time p (rt_test_config_for plans p = 3) are built for
+       two vectors a thread at most: 512 threads. */
+    expect_rows_block(4096, 32768, RT_OP_NORM, RT_F32, 512, 2);
     /* bf16: 512 vectors of 8 on 128 threads; f64: 2048 of 2 on 512. */
     expect_rows_block(4096, 32768, RT_OP_SUM, RT_BF16, 128, 4);
     expect_rows_block(4096, 16384, RT_OP_SUM, RT_F64, 512, 4);
@@ -558,8 +561,16 @@ static void test_tuned_rows_block(void **state) {
     assert_int_equal(tile.kernel, RT__KERNEL_ROWS);
     assert_true(tile.rows_tile);
     assert_false(tile.rows_block);
-    /* 16-bit (value, index) states spilled with two or four vectors a
-       thread: the general kernel. */
+    /* The traits' cap (traits.c row_block_loads): 16-bit (value, index)
+       states spilled with two or four vectors a thread, and keep the
+       general kernel; the p = 2 and infinite norms take four. */
+    assert_int_equal(rt__op_traits_for(RT_OP_NORM, RT_F32, RT_F32, false, 3.0).row_block_loads, 2);
+    assert_int_equal(rt__op_traits_for(RT_OP_NORM, RT_F32, RT_F32, false, 2.0).row_block_loads, 4);
+    assert_int_equal(rt__op_traits_for(RT_OP_NORM, RT_F16, RT_F16, false, INFINITY).row_block_loads,
+                     4);
+    assert_int_equal(rt__op_traits_for(RT_OP_MAX, RT_BF16, RT_BF16, true, 2.0).row_block_loads, 0);
+    assert_int_equal(rt__op_traits_for(RT_OP_MAX, RT_BF16, RT_BF16, false, 2.0).row_block_loads, 4);
+    assert_int_equal(rt__op_traits_for(RT_OP_ARGMIN, RT_F32, RT_I64, false, 2.0).row_block_loads, 4);
     assert_int_equal(rows_config_for(4096, 32768, RT_OP_ARGMAX, RT_BF16).kernel,
                      RT__KERNEL_GENERAL);
     assert_int_equal(rows_config_for(4096, 32768, RT_OP_ARGMIN, RT_F16).kernel,

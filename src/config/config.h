@@ -48,6 +48,12 @@ typedef struct rt__op_traits {
        32 for the rest. Not a PyTorch template argument: TUNED alone
        reads it. */
     int row_lanes;
+    /* 16-byte vectors a thread of the ROWS block kernel loads at once at
+       most (tuned_rows.c rows_block): 4; 2 for norms of run-time p; 0 (no
+       block kernel) for 16-bit (value, index) states. The kernel is built
+       for no more (reduce_rows.cuh BlockRowsMaxLoads): more spilled under
+       its 32-register bound (-Xptxas -v, sm_90). TUNED alone reads it. */
+    int row_block_loads;
     /* Registers per thread of the general kernel built for output_vec_size
        1, 2 and 4 on the device at hand (the CUDA backend fills them in);
        0: unknown, and TUNED then assumes a full SM of threads. */

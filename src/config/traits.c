@@ -10,6 +10,8 @@
  * shared memory is acc_size * threads * output_vec_size, so a wrong acc_size
  * shows up there.
  */
+#include <math.h>
+
 #include "config.h"
 
 /* The float accumulator: PyTorch's acc_type is float for f16/bf16/f32 and
@@ -91,6 +93,9 @@ rt__op_traits rt__op_traits_for(rt_op op, rt_dtype in, rt_dtype out, bool has_in
                             ((op == RT_OP_MIN || op == RT_OP_MAX) && !has_indices) ||
                             (op == RT_OP_NORM && p == 2.0);
     t.row_lanes = one_number ? 128 : 32;
+    t.row_block_loads = t.indexed && sixteen_bit                   ? 0
+                        : op == RT_OP_NORM && p != 2.0 && isfinite(p) ? 2
+                                                                       : 4;
     t.kernel_regs[0] = t.kernel_regs[1] = t.kernel_regs[2] = 0;
     return t;
 }

@@ -127,17 +127,18 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
     const int64_t v = 16 / op->input_size;
     if (L * op->input_size <= ROWS_TILE_MAX_ROW_BYTES)
         return false;
-    /* (value, index) states of 16-bit values spilled under the kernel's
-       32-register bound with two or four vectors a thread (-Xptxas -v,
-       sm_90): they keep the general kernel. */
-    if (op->indexed && op->input_size == 2)
+    /* The most vectors a thread the kernel is built for (traits.c); none:
+       16-bit (value, index) states keep the general kernel. */
+    if (op->row_block_loads < 1)
         return false;
     const int64_t nvec = L / v;
-    /* Rows one batch of a full block covers (32 KiB); longer ones, never
-       timed here, keep the general kernel, which splits them over blocks. */
-    if (nvec > (int64_t)ROWS_BLOCK_MAX_THREADS * ROWS_BLOCK_LOADS)
+    /* Rows one batch of a full block covers (32 KiB at four vectors a
+       thread); longer ones, never timed here, keep the general kernel,
+       which splits them over blocks. */
+    int64_t loads =
+        op->row_block_loads < ROWS_BLOCK_LOADS ? op->row_block_loads : ROWS_BLOCK_LOADS;
+    if (nvec > (int64_t)ROWS_BLOCK_MAX_THREADS * loads)
         return false;
-    int64_t loads = ROWS_BLOCK_LOADS;
     int64_t threads = pow2_ceil((nvec + loads - 1) / loads);
     threads = threads < ROWS_BLOCK_MIN_THREADS ? ROWS_BLOCK_MIN_THREADS
               : threads > ROWS_BLOCK_MAX_THREADS ? ROWS_BLOCK_MAX_THREADS

@@ -28,15 +28,16 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
                  RT_ERR_INTERNAL);
     RT_RETURN_IF(c->block[1] != 1 || c->block[2] != 1, RT_ERR_INTERNAL);
     if (c->rows_block) {
-        /* Whole warps up to the kernel's bound of 512; a row a block;
-           16-byte vectors (any row start: the kernel reads a scalar head
-           up to the first aligned one). rt__cuda_shared_bytes
+        /* Whole warps up to the kernel's bound of 512; a block for each
+           row and no more (the kernel takes blockIdx.x as its row,
+           unguarded); 16-byte vectors (any row start: the kernel reads a
+           scalar head up to the first aligned one). rt__cuda_shared_bytes
            gives block_x_reduce its state per warp. */
         RT_RETURN_IF(c->block[0] < 32 || c->block[0] > 512 || c->block[0] % 32 != 0 ||
                          c->rows_group != c->block[0],
                      RT_ERR_INTERNAL);
         RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 || c->rows_per_block != 1 ||
-                         c->grid[0] < it->num_outputs,
+                         c->grid[0] != it->num_outputs,
                      RT_ERR_INTERNAL);
         RT_RETURN_IF(c->rows_vec * elem != 16 ||
                          (c->rows_in_flight != 1 && c->rows_in_flight != 2 && c->rows_in_flight != 4),

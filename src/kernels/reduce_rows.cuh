@@ -331,6 +331,21 @@ __global__ void __launch_bounds__(256, C * V <= 4 && sizeof(typename Op::scalar_
     RowsReducer<Op>(a).template short_rows<V, C>();
 }
 
+/* The most vectors a thread the block kernel is built for with Op (the
+   config's traits row_block_loads say the same, traits.c): (value, index)
+   states of 16-bit values spilled 20-92 bytes under the 32-register bound
+   with two or four, and norms of run-time p 14-16 bytes with four
+   (-Xptxas -v, sm_90), so those are not built. */
+template <typename Op> struct BlockRowsMaxLoads {
+    static constexpr int value = 4;
+};
+template <typename S, bool IsMax> struct BlockRowsMaxLoads<ArgOp<S, IsMax>> {
+    static constexpr int value = sizeof(S) == 2 ? 0 : 4;
+};
+template <typename S> struct BlockRowsMaxLoads<NormOp<S, -1>> {
+    static constexpr int value = 2;
+};
+
 /* Up to 512 threads (whole warps) with the general kernel's register
    bound (Op::min_blocks, reduce_body.cuh). */
 template <typename Op, int C>
@@ -359,18 +374,22 @@ cudaError_t launch_rows(const rt__kernel_args *a, const rt__launch_config *c, si
     if (c->rows_tile)
         return launch_fast<rows_tile_kernel<Op>>(grid, block, smem, stream, params);
     if (c->rows_block) {
-        if (c->rows_vec != VW)
+        constexpr int MAX = BlockRowsMaxLoads<Op>::value;
+        if (c->rows_vec != VW || c->rows_in_flight > MAX)
             return cudaErrorInvalidValue;
-        switch (c->rows_in_flight) {
-        case 1:
-            return launch_fast<rows_block_kernel<Op, 1>>(grid, block, smem, stream, params);
-        case 2:
-            return launch_fast<rows_block_kernel<Op, 2>>(grid, block, smem, stream, params);
-        case 4:
-            return launch_fast<rows_block_kernel<Op, 4>>(grid, block, smem, stream, params);
-        default:
-            return cudaErrorInvalidValue;
+        if constexpr (MAX >= 1) {
+            if (c->rows_in_flight == 1)
+                return launch_fast<rows_block_kernel<Op, 1>>(grid, block, smem, stream, params);
         }
+        if constexpr (MAX >= 2) {
+            if (c->rows_in_flight == 2)
+                return launch_fast<rows_block_kernel<Op, 2>>(grid, block, smem, stream, params);
+        }
+        if constexpr (MAX >= 4) {
+            if (c->rows_in_flight == 4)
+                return launch_fast<rows_block_kernel<Op, 4>>(grid, block, smem, stream, params);
+        }
+        return cudaErrorInvalidValue;
     }
     if (c->rows_short) {
         if (c->rows_vec == 1 && c->rows_in_flight == ShortRows<Op, 1>::R) {
