@@ -145,9 +145,11 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
                                                  : threads;
     if (threads > dev->max_threads_per_block)
         return false;
+    /* Short rows on the 128 threads at the least: the fewest of 1, 2, 4
+       that still covers a thread's vectors. */
     const int64_t per_thread = (nvec + threads - 1) / threads;
-    if (per_thread < loads)
-        loads = per_thread <= 1 ? 1 : per_thread <= 2 ? 2 : 4;
+    while (loads / 2 >= per_thread)
+        loads /= 2;
     const int64_t resident = dev->max_threads_per_sm / threads * dev->num_sms;
     if (N < ROWS_BLOCK_MIN_WAVES * resident)
         return false;

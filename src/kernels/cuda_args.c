@@ -33,6 +33,7 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
            unguarded); 16-byte vectors (any row start: the kernel reads a
            scalar head up to the first aligned one). rt__cuda_shared_bytes
            gives block_x_reduce its state per warp. */
+        RT_RETURN_IF(c->rows_tile || c->rows_short, RT_ERR_INTERNAL); /* one kind */
         RT_RETURN_IF(c->block[0] < 32 || c->block[0] > 512 || c->block[0] % 32 != 0 ||
                          c->rows_group != c->block[0],
                      RT_ERR_INTERNAL);

@@ -26,6 +26,15 @@ static __device__ __forceinline__ uint32_t next_pow2(uint32_t v) {
     return v <= 1 ? 1 : 1u << (32 - __clz(v - 1));
 }
 
+/* Elements of data[0, n) before the first one aligned to a V-element
+   vector (the scalar head of a vectorized row), at most n. */
+template <int V, typename S>
+static __device__ __forceinline__ uint32_t vector_head(const S *data, uint32_t n) {
+    const uint32_t mis =
+        (uint32_t)(reinterpret_cast<uintptr_t>(data) % (V * sizeof(S))) / sizeof(S);
+    return mis == 0 ? 0 : min(n, (uint32_t)V - mis);
+}
+
 /* Vector loads the contiguous path keeps in flight per thread: each op's
    Op::loads_in_flight (reduce_ops.cuh says why per op). */
 template <typename Op> static __device__ __host__ constexpr int loads_in_flight() {
@@ -178,9 +187,7 @@ template <typename Op, int OVS> struct Reducer {
         if (a.in_ndim == 1) {
             const S *data = reinterpret_cast<const S *>(slice);
             const uint32_t end = a.num_inputs;
-            const uint32_t mis =
-                (uint32_t)(reinterpret_cast<uintptr_t>(data) % sizeof(Load)) / sizeof(S);
-            const uint32_t head = mis == 0 ? 0 : min(end, (uint32_t)V - mis);
+            const uint32_t head = vector_head<V>(data, end);
             if (head > 0 && owns_row_ends())
                 for (uint32_t i = threadIdx.x; i < head; i += blockDim.x)
                     acc[0] = op.reduce(acc[0], data[i], i);

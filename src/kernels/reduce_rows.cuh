@@ -211,9 +211,7 @@ template <typename Op> struct RowsReducer {
         const uint32_t t = threadIdx.x, nt = blockDim.x, o = blockIdx.x;
         const uint32_t L = a.num_inputs;
         const S *data = reinterpret_cast<const S *>(a.in + output_offset(a, o, RT__OUT_SLOT_IN));
-        const uint32_t mis =
-            (uint32_t)(reinterpret_cast<uintptr_t>(data) % sizeof(Load)) / sizeof(S);
-        const uint32_t head = mis == 0 ? 0 : min(L, (uint32_t)V - mis);
+        const uint32_t head = vector_head<V>(data, L);
         const uint32_t nvec = (L - head) / V, tail = head + nvec * V;
         A acc[1] = {op.ident()};
         /* Fewer than V elements at each end: one per thread. */
@@ -375,7 +373,7 @@ cudaError_t launch_rows(const rt__kernel_args *a, const rt__launch_config *c, si
         return launch_fast<rows_tile_kernel<Op>>(grid, block, smem, stream, params);
     if (c->rows_block) {
         constexpr int MAX = BlockRowsMaxLoads<Op>::value;
-        if (c->rows_vec != VW || c->rows_in_flight > MAX)
+        if (c->rows_vec != VW)
             return cudaErrorInvalidValue;
         if constexpr (MAX >= 1) {
             if (c->rows_in_flight == 1)
@@ -389,7 +387,7 @@ cudaError_t launch_rows(const rt__kernel_args *a, const rt__launch_config *c, si
             if (c->rows_in_flight == 4)
                 return launch_fast<rows_block_kernel<Op, 4>>(grid, block, smem, stream, params);
         }
-        return cudaErrorInvalidValue;
+        return cudaErrorInvalidValue; /* more than MAX: not built */
     }
     if (c->rows_short) {
         if (c->rows_vec == 1 && c->rows_in_flight == ShortRows<Op, 1>::R) {
