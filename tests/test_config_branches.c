@@ -504,47 +504,85 @@ static rt__launch_config rows_config_for(int64_t len, int64_t rows, rt_op op, rt
     return rt_test_config_for(&it, op, dt, RT_POLICY_TUNED);
 }
 
+/* The block kernel of `pair` ? two rows : one row a block. */
 static void expect_rows_block(int64_t len, int64_t rows, rt_op op, rt_dtype dt, int threads,
-                              int loads) {
+                              int loads, bool pair) {
     const rt__launch_config c = rows_config_for(len, rows, op, dt);
     rt_dtype out = dt;
     assert_int_equal(rt_reduce_default_dtype(op, dt, &out), RT_OK);
     const rt__op_traits t = rt__op_traits_for(op, dt, out, false, 3.0);
+    const int per_block = pair ? 2 : 1;
     assert_int_equal(c.kernel, RT__KERNEL_ROWS);
     assert_true(c.rows_block);
     assert_false(c.rows_tile || c.rows_short);
     assert_dims3(c.block, threads, 1, 1);
-    assert_dims3(c.grid, (int)rows, 1, 1);
+    assert_dims3(c.grid, (int)((rows + per_block - 1) / per_block), 1, 1);
     assert_int_equal(c.num_threads, threads);
     assert_int_equal(c.rows_group, threads);
-    assert_int_equal(c.rows_per_block, 1);
+    assert_int_equal(c.rows_per_block, per_block);
     assert_int_equal(c.rows_vec * (int)rt_dtype_size(dt), 16);
     assert_int_equal(c.rows_in_flight, loads);
-    /* A state per warp for block_x_reduce. */
-    assert_int_equal(c.shared_memory_bytes, threads / 32 * t.acc_size);
+    /* A state per warp and row for block_x_reduce. */
+    assert_int_equal(c.shared_memory_bytes, threads / 32 * per_block * t.acc_size);
 }
 
 static void test_tuned_rows_block(void **state) {
     (void)state;
     /* 4096 floats: 1024 vectors, four each on 256 threads; 8 blocks of
-       256 per SM, 4 waves of 132 SMs = 4224 rows at the least. */
-    expect_rows_block(4096, 32768, RT_OP_SUM, RT_F32, 256, 4);
-    expect_rows_block(4096, 4224, RT_OP_SUM, RT_F32, 256, 4);
-    expect_rows_block(4096, 32768, RT_OP_VAR, RT_F32, 256, 4);
-    expect_rows_block(4096, 32768, RT_OP_ARGMAX, RT_F32, 256, 4);
+       256 per SM, 4 waves of 132 SMs = 4224 rows at the least. Over 768
+       vectors: a row a block. */
+    expect_rows_block(4096, 32768, RT_OP_SUM, RT_F32, 256, 4, false);
+    expect_rows_block(4096, 4224, RT_OP_SUM, RT_F32, 256, 4, false);
+    expect_rows_block(4096, 32768, RT_OP_VAR, RT_F32, 256, 4, false);
+    expect_rows_block(4096, 32768, RT_OP_ARGMAX, RT_F32, 256, 4, false);
     /* Norms of run-time p (rt_test_config_for plans p = 3) are built for
-       two vectors a thread at most: 512 threads. */
-    expect_rows_block(4096, 32768, RT_OP_NORM, RT_F32, 512, 2);
-    /* bf16: 512 vectors of 8 on 128 threads; f64: 2048 of 2 on 512. */
-    expect_rows_block(4096, 32768, RT_OP_SUM, RT_BF16, 128, 4);
-    expect_rows_block(4096, 16384, RT_OP_SUM, RT_F64, 512, 4);
-    expect_rows_block(4096, 16384, RT_OP_VAR, RT_F64, 512, 4);
-    /* 1000 floats: 250 vectors, 128 threads at the least, two each. */
-    expect_rows_block(1000, 67108, RT_OP_SUM, RT_F32, 128, 2);
-    /* 8192 bools: 512 vectors of 16, four each on 128 threads. */
-    expect_rows_block(8192, 32768, RT_OP_ANY, RT_BOOL, 128, 4);
+       two vectors a thread at most: 512 threads, too many for two rows. */
+    expect_rows_block(4096, 32768, RT_OP_NORM, RT_F32, 512, 2, false);
+    expect_rows_block(1500, 67108, RT_OP_NORM, RT_F32, 256, 2, true);
+    /* bf16: 512 vectors of 8 on 128 threads; f64: 2048 of 2 on 512. Two
+       rows of 16-bit values take two vectors a thread at most (traits
+       row_pair_loads): 250 vectors pair, 300 (four a thread) do not. */
+    expect_rows_block(4096, 32768, RT_OP_SUM, RT_BF16, 128, 4, false);
+    expect_rows_block(2000, 67108, RT_OP_SUM, RT_BF16, 128, 2, true);
+    expect_rows_block(2400, 67108, RT_OP_SUM, RT_BF16, 128, 4, false);
+    expect_rows_block(4096, 16384, RT_OP_SUM, RT_F64, 512, 4, false);
+    expect_rows_block(4096, 16384, RT_OP_VAR, RT_F64, 512, 4, false);
+    /* 1000 floats: 250 vectors, 128 threads at the least, two each (a
+       partial batch), two rows a block; 3072: 768 vectors, the most two
+       rows take; 1024 and 2048: whole batches of 128 threads, a row a
+       block. States over 16 bytes (f64 var) keep a row a block. */
+    expect_rows_block(1000, 67108, RT_OP_SUM, RT_F32, 128, 2, true);
+    expect_rows_block(1000, 67109, RT_OP_ARGMAX, RT_F32, 128, 2, true);
+    expect_rows_block(1000, 67108, RT_OP_VAR, RT_F32, 128, 2, true);
+    expect_rows_block(1000, 33554, RT_OP_VAR, RT_F64, 128, 4, false);
+    expect_rows_block(3072, 22369, RT_OP_SUM, RT_F32, 256, 4, true);
+    expect_rows_block(3076, 22369, RT_OP_SUM, RT_F32, 256, 4, false);
+    expect_rows_block(1024, 67108, RT_OP_SUM, RT_F32, 128, 2, false);
+    expect_rows_block(2048, 32768, RT_OP_SUM, RT_F32, 128, 4, false);
+    /* Not whole vectors (1001 floats): a row a block, scalar tails. */
+    expect_rows_block(1001, 67108, RT_OP_SUM, RT_F32, 128, 2, false);
+    /* 8192 bools: 512 vectors of 16, four each on 128 threads; 1-byte
+       rows pair at two vectors a thread at most (traits row_pair_loads). */
+    expect_rows_block(8192, 32768, RT_OP_ANY, RT_BOOL, 128, 4, false);
+    expect_rows_block(4000, 67108, RT_OP_ANY, RT_BOOL, 128, 2, true);
     /* The longest row one batch covers: 2048 vectors (32 KiB). */
-    expect_rows_block(8192, 4096, RT_OP_SUM, RT_F32, 512, 4);
+    expect_rows_block(8192, 4096, RT_OP_SUM, RT_F32, 512, 4, false);
+    /* Misaligned rows (base 4 bytes past a vector) keep a row a block. */
+    {
+        int64_t shape[] = {1000, 67108}, strides[] = {1, 1000};
+        rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 4);
+        const rt__launch_config c = rt_test_config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+        assert_true(c.rows_block);
+        assert_int_equal(c.rows_per_block, 1);
+        assert_int_equal(c.grid[0], 67108);
+    }
+    assert_int_equal(rt__op_traits_for(RT_OP_SUM, RT_U8, RT_I64, false, 2.0).row_pair_loads, 2);
+    assert_int_equal(rt__op_traits_for(RT_OP_MAX, RT_BF16, RT_BF16, false, 2.0).row_pair_loads, 2);
+    assert_int_equal(rt__op_traits_for(RT_OP_SUM, RT_F32, RT_F32, false, 2.0).row_pair_loads, 4);
+    assert_int_equal(rt__op_traits_for(RT_OP_NORM, RT_F32, RT_F32, false, 3.0).row_pair_loads, 2);
+    assert_int_equal(rt__op_traits_for(RT_OP_MAX, RT_BF16, RT_BF16, true, 2.0).row_pair_loads, 0);
+    assert_int_equal(rt__op_traits_for(RT_OP_VAR, RT_F64, RT_F64, false, 2.0).row_pair_loads, 0);
+    assert_int_equal(rt__op_traits_for(RT_OP_VAR, RT_F32, RT_F32, false, 2.0).row_pair_loads, 4);
 
     /* Under 4 waves: the general kernel. */
     assert_int_equal(rows_config_for(4096, 4223, RT_OP_SUM, RT_F32).kernel, RT__KERNEL_GENERAL);

@@ -264,7 +264,7 @@ typedef struct rows_case {
     int kind, vec; /* what the TUNED config must be: ROWS_DIRECT/TILE/SHORT, vector loads */
 } rows_case;
 
-enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT, ROWS_BLOCK };
+enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT, ROWS_BLOCK, ROWS_PAIR };
 
 /* n rows of len elements, pitch apart (pitch > len: a slice), reduced over
    the last dim; outer > 1 adds a kept dim whose stride is not n * pitch
@@ -346,8 +346,8 @@ static const rows_case k_rows[] = {
     {"short f16 sum, L=6, two kept dims", RT_OP_SUM, RT_F16, RT_F16, 5, 3000, 6, 7, 0, false, false, 0, ROWS_SHORT, 0},
     {"short f32 std keepdim, L=8 (scalar loads)", RT_OP_STD, RT_F32, RT_F32,
      1, 4000, 8, 8, 0, false, true, 1, ROWS_SHORT, 0},
-    {"block norm p=2 f32, L=1000", RT_OP_NORM, RT_F32, RT_F32, 1, 9000, 1000, 1000, 0, false, false,
-     2, ROWS_BLOCK, 1},
+    {"block pair norm p=2 f32, L=1000", RT_OP_NORM, RT_F32, RT_F32, 1, 9000, 1000, 1000, 0, false,
+     false, 2, ROWS_PAIR, 1},
     {"short norm p=2 bf16, L=3", RT_OP_NORM, RT_BF16, RT_BF16, 1, 20001, 3, 3, 0, false, false, 2,
      ROWS_SHORT, 0},
     {"tile norm p=2 f64, L=33", RT_OP_NORM, RT_F64, RT_F64, 1, 3000, 33, 33, 1, false, false, 2, 1, 0},
@@ -371,8 +371,8 @@ static const rows_case k_rows[] = {
      1, ROWS_BLOCK, 1},
     {"block f64 std keepdim, L=4000 (partial batches)", RT_OP_STD, RT_F64, RT_F64, 1, 4300, 4000,
      4000, 0, false, true, 0, ROWS_BLOCK, 1},
-    {"block argmax, two kept dims, keepdim", RT_OP_ARGMAX, RT_F32, RT_I64, 2, 2200, 2500, 2600, 0,
-     false, true, 0, ROWS_BLOCK, 1},
+    {"block pair argmax, two kept dims, keepdim", RT_OP_ARGMAX, RT_F32, RT_I64, 2, 2200, 2500, 2600,
+     0, false, true, 0, ROWS_PAIR, 1},
     {"block i32 max with indices, L=2049", RT_OP_MAX, RT_I32, RT_I32, 1, 9000, 2049, 2049, 1, true,
      false, 0, ROWS_BLOCK, 1},
     {"block i32 sum to i64, L=3333", RT_OP_SUM, RT_I32, RT_I64, 1, 4500, 3333, 3333, 0, false, false,
@@ -385,6 +385,34 @@ static const rows_case k_rows[] = {
      3, ROWS_BLOCK, 1},
     {"block u8 any, L=8192", RT_OP_ANY, RT_U8, RT_BOOL, 1, 9000, 8192, 8192, 0, false, false, 0,
      ROWS_BLOCK, 1},
+    /* Aligned rows of whole vectors up to 12 KiB that a row a block would
+       leave a partial batch go two to a block (tuned_rows.c
+       ROWS_BLOCK_PAIR_*): an odd number of rows (the last block's second
+       row is absent), a guarded batch of both rows that some threads
+       leave short, two kept dims, the 1- and 2-byte cap of two vectors a
+       thread; not for states over 16 bytes nor whole batches. */
+    {"block pair f32 sum, L=1000, odd rows", RT_OP_SUM, RT_F32, RT_F32, 1, 8449, 1000, 1000, 0, false,
+     false, 0, ROWS_PAIR, 1},
+    {"block pair f32 var, L=1000", RT_OP_VAR, RT_F32, RT_F32, 1, 9001, 1000, 1000, 0, false, false, 1,
+     ROWS_PAIR, 1},
+    {"block pair bf16 sum to f32, L=2000", RT_OP_SUM, RT_BF16, RT_F32, 1, 9001, 2000, 2000, 0, false,
+     false, 0, ROWS_PAIR, 1},
+    {"block pair i64 sum, sliced 700 of 702", RT_OP_SUM, RT_I64, RT_I64, 1, 9001, 700, 702, 0,
+     false, false, 0, ROWS_PAIR, 1},
+    {"block pair f32 mean, L=3072 (768 vectors)", RT_OP_MEAN, RT_F32, RT_F32, 1, 4301, 3072, 3072,
+     0, false, false, 0, ROWS_PAIR, 1},
+    {"block f32 sum, L=1024 (whole batches: a row a block)", RT_OP_SUM, RT_F32, RT_F32, 1, 8500,
+     1024, 1024, 0, false, false, 0, ROWS_BLOCK, 1},
+    {"block pair u8 sum to i64, L=4000", RT_OP_SUM, RT_U8, RT_I64, 1, 9001, 4000, 4000, 0, false, false,
+     0, ROWS_PAIR, 1},
+    {"block pair bool any, L=2400", RT_OP_ANY, RT_BOOL, RT_BOOL, 1, 9001, 2400, 2400, 0, false, false,
+     0, ROWS_PAIR, 1},
+    {"block f64 var, L=1000 (a row a block: a 32-byte state)", RT_OP_VAR, RT_F64, RT_F64, 1, 9001,
+     1000, 1000, 0, false, false, 1, ROWS_BLOCK, 1},
+    {"block pair i32 max with indices, two kept dims, keepdim", RT_OP_MAX, RT_I32, RT_I32, 3, 3001,
+     1000, 1004, 0, true, true, 0, ROWS_PAIR, 1},
+    {"block pair f32 std, L=1500", RT_OP_STD, RT_F32, RT_F32, 1, 8449, 1500, 1500, 0, false, false, 1,
+     ROWS_PAIR, 1},
 };
 
 /* A case of n rows of len elements, pitch apart, in outer blocks of n + 1
@@ -425,7 +453,7 @@ static void expect_rows_kind(const rt_case *c, dev_case *d, const rows_case *rc)
     expect_field(rc->name, "ROWS kind", rc->kind,
                  cfg.rows_tile    ? ROWS_TILE
                  : cfg.rows_short ? ROWS_SHORT
-                 : cfg.rows_block ? ROWS_BLOCK
+                 : cfg.rows_block ? (cfg.rows_per_block == 2 ? ROWS_PAIR : ROWS_BLOCK)
                                   : ROWS_DIRECT);
     expect_field(rc->name, "16-byte loads", rc->vec, cfg.rows_vec > 1);
 }
@@ -458,18 +486,20 @@ static void test_rows_ties_and_nan(void **state) {
     (void)state;
     dev_case d;
     memset(&d, 0, sizeof d);
-    const rows_case shapes[5] = {
+    const rows_case shapes[6] = {
         {"tile", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 1000, 32, 32, 0, false, false, 0, 1, 0},
         {"tile, lane groups", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 1000, 100, 100, 0, false, false, 0, 1,
          0},
         {"direct", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 300, 32, 40, 0, false, false, 0, 0, 1},
         {"short", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 3000, 8, 8, 0, false, false, 0, ROWS_SHORT, 0},
         {"block", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 4500, 2500, 2501, 0, false, false, 0, ROWS_BLOCK,
-         1}};
-    for (int variant = 0; variant < 20; variant++) {
-        rows_case rc = shapes[variant % 5];
-        rc.op = (variant / 5) % 2 ? RT_OP_ARGMIN : RT_OP_ARGMAX;
-        const bool nan = variant >= 10;
+         1},
+        {"block pair", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 8501, 1500, 1500, 0, false, false, 0,
+         ROWS_PAIR, 1}};
+    for (int variant = 0; variant < 24; variant++) {
+        rows_case rc = shapes[variant % 6];
+        rc.op = (variant / 6) % 2 ? RT_OP_ARGMIN : RT_OP_ARGMAX;
+        const bool nan = variant >= 12;
         rt_case c;
         make_rows_case(&c, &rc, 0x7135ull + (uint64_t)variant);
         float *x = (float *)c.in.data;

@@ -54,6 +54,12 @@ typedef struct rt__op_traits {
        for no more (reduce_rows.cuh BlockRowsMaxLoads): more spilled under
        its 32-register bound (-Xptxas -v, sm_90). TUNED alone reads it. */
     int row_block_loads;
+    /* The same for the block kernel of two rows a block: as row_block_loads
+       but 2 for 1- and 2-byte inputs (four of each row spilled 26-100
+       bytes under its 64-register bound in byte sums and 16-bit max) and 0
+       (a row a block) for states over 16 bytes
+       (f64 var ran 9% slower two rows a block). */
+    int row_pair_loads;
     /* Registers per thread of the general kernel built for output_vec_size
        1, 2 and 4 on the device at hand (the CUDA backend fills them in);
        0: unknown, and TUNED then assumes a full SM of threads. */

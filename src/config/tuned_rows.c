@@ -20,16 +20,18 @@
  *    rows of 9-64 elements that are not packed (sliced views).
  *  - block: rows of 2-32 KiB, any pitch or alignment, when there are
  *    enough of them for a few waves: a block of 128-512 threads per row,
- *    each thread loading its (up to) four 16-byte vectors at once.
+ *    each thread loading its (up to) four 16-byte vectors at once; two
+ *    rows a block for aligned rows up to 12 KiB that leave a partial batch.
  */
 #include "config_policies.h"
 
 /* Longest row the direct kernel takes: a warp per row folds 2048 floats in
    16 loads per lane; longer rows go to the block kernel (rows_block) when
    there are many, else to the general kernel's block splits. Rows of
-   1000 floats now take the block kernel too (at the same speed, v1.7).
-   H200, [67108,1000] f32 sum dim 1 (4000-byte rows, no tile): compat 72.7
-   -> 71.3 us (88% of the read ceiling; eager 75.1). */
+   1000 floats take the block kernel too (the same speed a row a block,
+   v1.7; 9% faster two rows a block, v1.8). Direct, H200, [67108,1000] f32
+   sum dim 1 (4000-byte rows, no tile): compat 72.7 -> 71.3 us (88% of the
+   read ceiling; eager 75.1). */
 enum { ROWS_MAX_LEN = 2048, ROWS_THREADS = 256 };
 /* Rows up to this length take the direct kernel whatever their number
    (sliced short rows); longer ones only when they fill the GPU. */
@@ -120,6 +122,23 @@ static void rows_finish(const rt__iter *it, rt__launch_config *c) {
    waves); under it the general kernel splits rows over more blocks. */
 enum { ROWS_BLOCK_LOADS = 4, ROWS_BLOCK_MIN_THREADS = 128, ROWS_BLOCK_MAX_THREADS = 512,
        ROWS_BLOCK_MIN_WAVES = 4 };
+/* Aligned rows of whole vectors, up to 12 KiB (768 vectors: 256 threads),
+   that a row a block would leave a partial batch (fewer vectors than C on
+   some threads, which then load one at a time) go two to a block: each
+   thread loads its vectors of both rows at once in one guarded batch and
+   one block reduction serves the two (reduce_rows.cuh block_row_pair).
+   H100, dim 1 of ~256 MiB, a row a block -> two, one run (v1.8):
+     f32 sums [111848,600] 111.6 -> 90.4 us, [67108,1000] 99.2 -> 90.1
+     (Inductor 89.3 in v1.7), [44739,1500] 91.1 -> 89.9, [22369,3000]
+     91.8 -> 89.3; [67108,1000] amax 117.5 -> 91.8, var 124.2 -> 97.4,
+     argmax 123.2 -> 92.9, i32 108.8 -> 91.0, f64 ([33554,1000]) 103.0 ->
+     90.0; bf16 [67108,2000] 102.2 -> 89.7; bool any [67108,4000] 109.3 ->
+     90.7.
+   Whole batches stay a row a block: [32768,2048] f32 89.4 -> 89.6 and bf16
+   [32768,4096] 89.3 -> 89.7 two to a block (an earlier kernel, same
+   session); so do states over 16 bytes (traits row_pair_loads 0): f64 var
+   of [33554,1000] 168.7 -> 183.7. */
+enum { ROWS_BLOCK_PAIR_MAX_VECS = 768, ROWS_BLOCK_PAIR_MAX_THREADS = 256 };
 
 static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
                        rt__launch_config *c) {
@@ -153,6 +172,12 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
     const int64_t resident = dev->max_threads_per_sm / threads * dev->num_sms;
     if (N < ROWS_BLOCK_MIN_WAVES * resident)
         return false;
+    /* Two rows a block (ROWS_BLOCK_PAIR_*). */
+    const int rows = threads <= ROWS_BLOCK_PAIR_MAX_THREADS && nvec <= ROWS_BLOCK_PAIR_MAX_VECS &&
+                             nvec % (loads * threads) != 0 && loads <= op->row_pair_loads &&
+                             L % v == 0 && rt__iter_input_aligned(it, 16, 0)
+                         ? 2
+                         : 1;
     rows_common(op, c);
     c->rows_block = true;
     c->max_threads = ROWS_BLOCK_MAX_THREADS;
@@ -160,9 +185,9 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
     c->rows_group = (int)threads;
     c->rows_vec = (int)v;
     c->rows_in_flight = (int)loads;
-    c->rows_per_block = 1;
+    c->rows_per_block = rows;
     c->input_vec_size = (int)v;
-    c->shared_memory_bytes = (int)(threads / 32 * op->acc_size);
+    c->shared_memory_bytes = (int)(threads / 32 * rows * op->acc_size);
     rows_finish(it, c);
     return true;
 }

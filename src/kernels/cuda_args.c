@@ -28,20 +28,27 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
                  RT_ERR_INTERNAL);
     RT_RETURN_IF(c->block[1] != 1 || c->block[2] != 1, RT_ERR_INTERNAL);
     if (c->rows_block) {
-        /* Whole warps up to the kernel's bound of 512; a block for each
-           row and no more (the kernel takes blockIdx.x as its row,
-           unguarded); 16-byte vectors (any row start: the kernel reads a
-           scalar head up to the first aligned one). rt__cuda_shared_bytes
-           gives block_x_reduce its state per warp. */
+        /* Whole warps up to the kernel's bound (512 threads for a row a
+           block, 256 for two); a block for each row or pair of rows and no
+           more (the kernel takes blockIdx.x as its row, unguarded);
+           16-byte vectors (one row a block: any row start, the kernel
+           reads a scalar head up to the first aligned one; two: aligned
+           rows of whole vectors, one batch of them). rt__cuda_shared_bytes gives
+           block_x_reduce its states per warp. */
+        const int rows = c->rows_per_block;
         RT_RETURN_IF(c->rows_tile || c->rows_short, RT_ERR_INTERNAL); /* one kind */
-        RT_RETURN_IF(c->block[0] < 32 || c->block[0] > 512 || c->block[0] % 32 != 0 ||
+        RT_RETURN_IF(rows != 1 && rows != 2, RT_ERR_INTERNAL);
+        RT_RETURN_IF(c->block[0] < 32 || c->block[0] > 512 / rows || c->block[0] % 32 != 0 ||
                          c->rows_group != c->block[0],
                      RT_ERR_INTERNAL);
-        RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 || c->rows_per_block != 1 ||
-                         c->grid[0] != it->num_outputs,
+        RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 ||
+                         c->grid[0] != (it->num_outputs + rows - 1) / rows,
                      RT_ERR_INTERNAL);
         RT_RETURN_IF(c->rows_vec * elem != 16 ||
                          (c->rows_in_flight != 1 && c->rows_in_flight != 2 && c->rows_in_flight != 4),
+                     RT_ERR_INTERNAL);
+        RT_RETURN_IF(rows == 2 && (L % c->rows_vec != 0 || !rt__iter_input_aligned(it, 16, 0) ||
+                                   L / c->rows_vec > (int64_t)c->rows_in_flight * c->block[0]),
                      RT_ERR_INTERNAL);
         return RT_OK;
     }
@@ -137,7 +144,7 @@ int64_t rt__cuda_shared_bytes(const rt__launch_config *c, int acc_size) {
     const bool lanes = rt__config_block_x_reduce(c) && c->block[0] > 32;
     int64_t need = 0;
     if (c->kernel == RT__KERNEL_ROWS)
-        need = c->rows_block ? (int64_t)(c->block[0] / 32) * acc_size : 0;
+        need = c->rows_block ? (int64_t)(c->block[0] / 32) * c->rows_per_block * acc_size : 0;
     else if (rt__config_block_y_reduce(c) || rt__config_global_reduce(c) || lanes)
         need = slots * acc_size;
     return need > c->shared_memory_bytes ? need : c->shared_memory_bytes;

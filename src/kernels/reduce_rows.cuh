@@ -23,7 +23,9 @@
  *    output: coalesced loads and stores for any L, odd ones too.
  *  - block: rows of more than 2 KiB, a block of up to 512 threads per row,
  *    each thread C (1, 2, 4) aligned 16-byte vectors of the row at once,
- *    then the general kernel's block_x_reduce (Inductor's shape for them).
+ *    then the general kernel's block_x_reduce (Inductor's shape for them);
+ *    short ones of these (aligned, whole vectors) two rows a block, one
+ *    block_x_reduce for both.
  * Results go through Reducer::store, so split pieces (first/last, ACC,
  * index_base) and the indices output behave exactly as in the body.
  *
@@ -239,6 +241,53 @@ template <typename Op> struct RowsReducer {
             body.store(r, o);
     }
 
+    /* Rows 2 * blockIdx.x and the next, aligned and of whole vectors, at
+       most C * nt of them (the config's rows_per_block 2): every thread
+       loads its up to C vectors of both rows in one guarded batch before
+       any fold, and one block_x_reduce combines the two states at once, so
+       a block's barriers and shuffles serve two rows. H100,
+       [67108,1000] f32 sum dim 1: 99.2 -> 90.1 us (bench/NOTES.md v1.8). */
+    template <int C> __device__ void block_row_pair(char *smem) const {
+        constexpr int V = 16 / (int)sizeof(S), R = 2;
+        using Load = Packed<S, V>;
+        const uint32_t t = threadIdx.x, nt = blockDim.x, n = a.num_outputs;
+        const uint32_t nvec = a.num_inputs / V, o0 = blockIdx.x * R;
+        const Load *row[R];
+#pragma unroll
+        for (int r = 0; r < R; r++) /* a missing last row rereads row n - 1 */
+            row[r] = reinterpret_cast<const Load *>(
+                a.in + output_offset(a, min(o0 + (uint32_t)r, n - 1), RT__OUT_SLOT_IN));
+        Load v[R][C];
+#pragma unroll
+        for (int r = 0; r < R; r++)
+#pragma unroll
+            for (int c = 0; c < C; c++)
+                if (t + c * nt < nvec)
+                    v[r][c] = load_stream(&row[r][t + c * nt]);
+        A acc[R][1];
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            acc[r][0] = op.ident();
+#pragma unroll
+            for (int c = 0; c < C; c++)
+                if (t + c * nt < nvec)
+                    body.fold_vector(acc[r], v[r][c], (t + c * nt) * V, 0);
+        }
+        Vec<A, R> both;
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            both.v[r] = acc[r][0];
+        both = Reducer<Op, R>(a).block_x_reduce(both, smem);
+        if (t == 0)
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                if (o0 + r < n) {
+                    Vec<A, 1> one;
+                    one.v[0] = both.v[r];
+                    body.store(one, o0 + r);
+                }
+    }
+
     /* ---- tile: packed rows through shared memory ----------------------------- */
     __device__ void tile(char *smem) const {
         constexpr int V = 16 / (int)sizeof(S);
@@ -329,28 +378,41 @@ __global__ void __launch_bounds__(256, C * V <= 4 && sizeof(typename Op::scalar_
     RowsReducer<Op>(a).template short_rows<V, C>();
 }
 
-/* The most vectors a thread the block kernel is built for with Op (the
-   config's traits row_block_loads say the same, traits.c): (value, index)
-   states of 16-bit values spilled 20-92 bytes under the 32-register bound
-   with two or four, and norms of run-time p 14-16 bytes with four
-   (-Xptxas -v, sm_90), so those are not built. */
-template <typename Op> struct BlockRowsMaxLoads {
-    static constexpr int value = 4;
+/* The most vectors a thread the block kernel of R rows a block is built
+   for with Op (the config's traits row_block_loads and row_pair_loads say
+   the same, traits.c): (value, index) states of 16-bit values spilled
+   20-92 bytes under the 32-register bound with two or four, norms of
+   run-time p 14-16 bytes with four, and byte sums 60-100 bytes and 16-bit
+   max and infinite norms 26-28 bytes with four of each of two rows under
+   twice that bound (-Xptxas -v, sm_90; two rows of 1- and 2-byte values
+   take two vectors a thread at most), so
+   those are not built. States over 16 bytes (f64 var) are not built two
+   rows a block: [33554,1000] f64 var ran 168.7 -> 183.7 us with it
+   (H100, bench/NOTES.md v1.8). */
+template <typename Op, int R> struct BlockRowsMaxLoads {
+    static constexpr int value = R == 2 && sizeof(typename Op::acc_t) > 16  ? 0
+                                 : R == 2 && sizeof(typename Op::scalar_t) <= 2 ? 2
+                                                                                : 4;
 };
-template <typename S, bool IsMax> struct BlockRowsMaxLoads<ArgOp<S, IsMax>> {
-    static constexpr int value = sizeof(S) == 2 ? 0 : 4;
+template <typename S, bool IsMax, int R> struct BlockRowsMaxLoads<ArgOp<S, IsMax>, R> {
+    static constexpr int value = sizeof(S) == 2 ? 0 : R == 2 && sizeof(S) == 1 ? 2 : 4;
 };
-template <typename S> struct BlockRowsMaxLoads<NormOp<S, -1>> {
+template <typename S, int R> struct BlockRowsMaxLoads<NormOp<S, -1>, R> {
     static constexpr int value = 2;
 };
 
-/* Up to 512 threads (whole warps) with the general kernel's register
-   bound (Op::min_blocks, reduce_body.cuh). */
-template <typename Op, int C>
-__global__ void __launch_bounds__(512, Op::min_blocks)
+/* R rows a block (1 or 2) on up to 512 / R threads (whole warps): the
+   general kernel's register bound for one row, twice it for two, for the
+   2C vectors a thread then holds at once (f32 sums of [67108,1000] ran
+   90.0 us under it, bench/NOTES.md v1.8). */
+template <typename Op, int C, int R>
+__global__ void __launch_bounds__(512 / R, Op::min_blocks)
     rows_block_kernel(const __grid_constant__ rt__kernel_args a) {
     extern __shared__ __align__(16) char rt_smem[];
-    RowsReducer<Op>(a).template block_row<C>(rt_smem);
+    if constexpr (R == 1)
+        RowsReducer<Op>(a).template block_row<C>(rt_smem);
+    else
+        RowsReducer<Op>(a).template block_row_pair<C>(rt_smem);
 }
 
 /* 128 threads, the config's tile block (ROWS_TILE_THREADS). */
@@ -358,6 +420,27 @@ template <typename Op>
 __global__ void __launch_bounds__(128) rows_tile_kernel(const __grid_constant__ rt__kernel_args a) {
     extern __shared__ __align__(16) char rt_smem[];
     RowsReducer<Op>(a).tile(rt_smem);
+}
+
+/* The block kernel of R rows a block and the config's C (rows_in_flight)
+   vectors a thread;
+   cudaErrorInvalidValue for more than the MAX it is built for. */
+template <typename Op, int R, int MAX>
+cudaError_t launch_rows_block(const rt__launch_config *c, dim3 grid, dim3 block, size_t smem,
+                              cudaStream_t stream, void **params) {
+    if constexpr (MAX >= 1) {
+        if (c->rows_in_flight == 1)
+            return launch_fast<rows_block_kernel<Op, 1, R>>(grid, block, smem, stream, params);
+    }
+    if constexpr (MAX >= 2) {
+        if (c->rows_in_flight == 2)
+            return launch_fast<rows_block_kernel<Op, 2, R>>(grid, block, smem, stream, params);
+    }
+    if constexpr (MAX >= 4) {
+        if (c->rows_in_flight == 4)
+            return launch_fast<rows_block_kernel<Op, 4, R>>(grid, block, smem, stream, params);
+    }
+    return cudaErrorInvalidValue;
 }
 
 /* The launch of either ROWS kernel; cudaErrorInvalidValue for a config the
@@ -372,22 +455,15 @@ cudaError_t launch_rows(const rt__kernel_args *a, const rt__launch_config *c, si
     if (c->rows_tile)
         return launch_fast<rows_tile_kernel<Op>>(grid, block, smem, stream, params);
     if (c->rows_block) {
-        constexpr int MAX = BlockRowsMaxLoads<Op>::value;
         if (c->rows_vec != VW)
             return cudaErrorInvalidValue;
-        if constexpr (MAX >= 1) {
-            if (c->rows_in_flight == 1)
-                return launch_fast<rows_block_kernel<Op, 1>>(grid, block, smem, stream, params);
-        }
-        if constexpr (MAX >= 2) {
-            if (c->rows_in_flight == 2)
-                return launch_fast<rows_block_kernel<Op, 2>>(grid, block, smem, stream, params);
-        }
-        if constexpr (MAX >= 4) {
-            if (c->rows_in_flight == 4)
-                return launch_fast<rows_block_kernel<Op, 4>>(grid, block, smem, stream, params);
-        }
-        return cudaErrorInvalidValue; /* more than MAX: not built */
+        if (c->rows_per_block == 2)
+            return launch_rows_block<Op, 2, BlockRowsMaxLoads<Op, 2>::value>(c, grid, block, smem,
+                                                                            stream, params);
+        if (c->rows_per_block == 1)
+            return launch_rows_block<Op, 1, BlockRowsMaxLoads<Op, 1>::value>(c, grid, block, smem,
+                                                                            stream, params);
+        return cudaErrorInvalidValue;
     }
     if (c->rows_short) {
         if (c->rows_vec == 1 && c->rows_in_flight == ShortRows<Op, 1>::R) {
