@@ -380,15 +380,16 @@ __global__ void __launch_bounds__(256, C * V <= 4 && sizeof(typename Op::scalar_
 
 /* The most vectors a thread the block kernel of R rows a block is built
    for with Op (the config's traits row_block_loads and row_pair_loads say
-   the same, traits.c): (value, index) states of 16-bit values spilled
-   20-92 bytes under the 32-register bound with two or four, norms of
-   run-time p 14-16 bytes with four, and byte sums 60-100 bytes and 16-bit
-   max and infinite norms 26-28 bytes with four of each of two rows under
-   twice that bound (-Xptxas -v, sm_90; two rows of 1- and 2-byte values
-   take two vectors a thread at most), so
-   those are not built. States over 16 bytes (f64 var) are not built two
-   rows a block: [33554,1000] f64 var ran 168.7 -> 183.7 us with it
-   (H100, bench/NOTES.md v1.8). */
+   the same, traits.c); more spilled (-Xptxas -v, sm_90), so they are not
+   built:
+    - a row a block (32-register bound): (value, index) states of 16-bit
+      values spilled 20-92 bytes with two or four, norms of run-time p
+      14-16 bytes with four;
+    - two rows a block (twice that bound): byte sums 60-100 bytes and
+      16-bit max and infinite norms 26-28 bytes with four of each row, so
+      1- and 2-byte values take two at most. States over 16 bytes (f64
+      var) are not built two rows a block: [33554,1000] f64 var ran 168.7
+      -> 183.7 us with it (H100, bench/NOTES.md v1.8). */
 template <typename Op, int R> struct BlockRowsMaxLoads {
     static constexpr int value = R == 2 && sizeof(typename Op::acc_t) > 16  ? 0
                                  : R == 2 && sizeof(typename Op::scalar_t) <= 2 ? 2
@@ -423,8 +424,8 @@ __global__ void __launch_bounds__(128) rows_tile_kernel(const __grid_constant__ 
 }
 
 /* The block kernel of R rows a block and the config's C (rows_in_flight)
-   vectors a thread;
-   cudaErrorInvalidValue for more than the MAX it is built for. */
+   vectors a thread; cudaErrorInvalidValue for more than the MAX it is
+   built for. */
 template <typename Op, int R, int MAX>
 cudaError_t launch_rows_block(const rt__launch_config *c, dim3 grid, dim3 block, size_t smem,
                               cudaStream_t stream, void **params) {
