@@ -261,7 +261,8 @@ typedef struct rows_case {
     int misalign;
     bool idx, keepdim;
     double param;
-    int kind, vec; /* what the TUNED config must be: ROWS_DIRECT/TILE/SHORT, vector loads */
+    int kind, vec; /* what the TUNED config must be: ROWS_DIRECT/TILE/SHORT/BLOCK/PAIR, vector
+                      loads */
 } rows_case;
 
 enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT, ROWS_BLOCK, ROWS_PAIR };

@@ -55,10 +55,10 @@ typedef struct rt__op_traits {
        its 32-register bound (-Xptxas -v, sm_90). TUNED alone reads it. */
     int row_block_loads;
     /* The same for the block kernel of two rows a block: as row_block_loads
-       but 2 for 1- and 2-byte inputs (four of each row spilled 26-100
-       bytes under its 64-register bound in byte sums and 16-bit max) and 0
-       (a row a block) for states over 16 bytes
-       (f64 var ran 9% slower two rows a block). */
+       but 2 for 1- and 2-byte inputs (four of each row spilled 26-100 bytes
+       under its 64-register bound in byte sums and 16-bit max), and 0 (a
+       row a block) for states over 16 bytes (f64 var ran 9% slower two
+       rows a block). */
     int row_pair_loads;
     /* Registers per thread of the general kernel built for output_vec_size
        1, 2 and 4 on the device at hand (the CUDA backend fills them in);
@@ -165,9 +165,9 @@ typedef struct rt__launch_config {
                            rows_per_block rows */
     bool rows_short;    /* a thread per row of at most 8 scalars or one
                            16-byte vector, each row read in one batch */
-    bool rows_block;    /* a block of block[0] threads per row (grid[0] =
-                           rows), rows_in_flight 16-byte vectors per thread
-                           per batch */
+    bool rows_block;    /* a block of block[0] threads per row, or per
+                           two rows (rows_per_block 2), rows_in_flight
+                           16-byte vectors per thread and row per batch */
     int rows_group;     /* lanes per row, a power of two 1..32; block:
                            block[0] */
     int rows_vec;       /* elements per load: 1, or 16 bytes' worth (block:

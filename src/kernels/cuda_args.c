@@ -33,8 +33,8 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
            more (the kernel takes blockIdx.x as its row, unguarded);
            16-byte vectors (one row a block: any row start, the kernel
            reads a scalar head up to the first aligned one; two: aligned
-           rows of whole vectors, one batch of them). rt__cuda_shared_bytes gives
-           block_x_reduce its states per warp. */
+           rows of whole vectors, one batch of them). rt__cuda_shared_bytes
+           gives block_x_reduce its states per warp and row. */
         const int rows = c->rows_per_block;
         RT_RETURN_IF(c->rows_tile || c->rows_short, RT_ERR_INTERNAL); /* one kind */
         RT_RETURN_IF(rows != 1 && rows != 2, RT_ERR_INTERNAL);

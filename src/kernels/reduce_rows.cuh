@@ -281,11 +281,8 @@ template <typename Op> struct RowsReducer {
         if (t == 0)
 #pragma unroll
             for (int r = 0; r < R; r++)
-                if (o0 + r < n) {
-                    Vec<A, 1> one;
-                    one.v[0] = both.v[r];
-                    body.store(one, o0 + r);
-                }
+                if (o0 + r < n)
+                    store(both.v[r], o0 + r);
     }
 
     /* ---- tile: packed rows through shared memory ----------------------------- */
