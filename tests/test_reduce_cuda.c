@@ -777,6 +777,69 @@ static void test_arg_ties_and_nan(void **state) {
     dev_case_free(&d);
 }
 
+/* NaN and infinities through min, max and the inf-norms on every path the
+   tuned policy takes for them (a full reduction split over blocks, rows of
+   4096 on a block, outer columns, tiled short rows): the kernels fold them
+   without branches (max.NaN / min.NaN for floats), so an output is NaN
+   exactly when its slice holds a NaN, whatever the order of the fold. */
+static void test_minmax_nan_inf(void **state) {
+    (void)state;
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    const struct {
+        int64_t rows, cols;
+        int dim;
+    } shapes[4] = {{1, 1 << 20, 1}, {64, 4096, 1}, {4096, 64, 0}, {3000, 33, 1}};
+    const rt_dtype dts[4] = {RT_F32, RT_F64, RT_F16, RT_BF16};
+    const rt_op ops[3] = {RT_OP_MAX, RT_OP_MIN, RT_OP_NORM};
+    int n = 0;
+    for (int si = 0; si < 4; si++)
+        for (int di = 0; di < 4; di++)
+            for (int oi = 0; oi < 3; oi++) {
+                const int64_t shape[2] = {shapes[si].rows, shapes[si].cols};
+                const int dims[1] = {shapes[si].dim};
+                const rt_dtype dt = dts[di];
+                rt_case c;
+                make_case(&c, ops[oi], dt, dt, 2, shape, dims, 1, 0, false,
+                          0x3a7f00ull + (uint64_t)(n++));
+                c.p = INFINITY;
+                /* Output o reduces slice o: along a row (dim 1) or a column. */
+                const int64_t outs = dims[0] == 1 ? shape[0] : shape[1];
+                const int64_t len = dims[0] == 1 ? shape[1] : shape[0];
+                const size_t es = rt_dtype_size(dt);
+                const double inf = ops[oi] == RT_OP_MIN ? -INFINITY : INFINITY;
+                for (int64_t o = 0; o < outs; o++) {
+                    /* Slices o % 3 == 0 get a NaN, 1 an infinity, 2 both. */
+                    const int64_t k_nan = (o * 7919 + 13) % len, k_inf = (o * 104729 + 5) % len;
+                    const int64_t kind = o % 3;
+                    for (int pass = 0; pass < 2; pass++) {
+                        const int64_t k = pass == 0 ? k_inf : k_nan;
+                        if ((pass == 0 && kind == 0) || (pass == 1 && kind == 1))
+                            continue;
+                        const int64_t at = dims[0] == 1 ? o * len + k : k * outs + o;
+                        rt_elem_put_f((char *)c.in.data + at * (int64_t)es, dt,
+                                      pass == 0 ? inf : NAN);
+                    }
+                }
+                rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
+                check_case_gpu(&c, s, "min/max NaN / inf");
+                for (int64_t o = 0; o < outs; o++) {
+                    const long double got =
+                        rt_elem_get_f((const char *)c.out.data + o * (int64_t)es, dt);
+                    const bool want_nan = o % 3 != 1;
+                    const long double want_inf = ops[oi] == RT_OP_MIN ? -INFINITY : INFINITY;
+                    if (want_nan ? !isnan(got) : got != want_inf)
+                        fail_msg("%s %s [%lld,%lld] dim %d output %lld: got %Lg, want %s",
+                                 rt_op_name(ops[oi]), rt_dtype_name(dt), (long long)shape[0],
+                                 (long long)shape[1], dims[0], (long long)o, got,
+                                 want_nan ? "NaN" : "inf");
+                }
+                rt_case_free(&c);
+            }
+    dev_case_free(&d);
+    print_message("min/max NaN / inf cases: %d\n", n);
+}
+
 int main(void) {
     /* Before anything else: no GPU, nothing to test here. */
     const int opened = open_gpu_context(&g_gpu);
@@ -790,6 +853,7 @@ int main(void) {
         cmocka_unit_test(test_branches),
         cmocka_unit_test(test_tuned_paths),
         cmocka_unit_test(test_arg_ties_and_nan),
+        cmocka_unit_test(test_minmax_nan_inf),
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_rows_ties_and_nan),
         cmocka_unit_test(test_random_cases),
