@@ -777,11 +777,13 @@ static void test_arg_ties_and_nan(void **state) {
     dev_case_free(&d);
 }
 
-/* NaN and infinities through min, max and the inf-norms on every path the
-   tuned policy takes for them (a full reduction split over blocks, rows of
-   4096 on a block, outer columns, tiled short rows): the kernels fold them
-   without branches (max.NaN / min.NaN for floats), so an output is NaN
-   exactly when its slice holds a NaN, whatever the order of the fold. */
+/* NaN and infinities through min, max and the inf-norms, on shapes the
+   tuned policy sends down different paths (rt_explain): a full reduction
+   split over blocks; 64 rows of 4096, each read by the lanes of a block;
+   64 columns whose lanes own outputs, split over blocks; tiled rows of 33.
+   The kernels fold them without branches (max.NaN / min.NaN for floats),
+   so an output is NaN exactly when its slice holds a NaN, and otherwise
+   the planted infinity, whatever the order of the fold. */
 static void test_minmax_nan_inf(void **state) {
     (void)state;
     dev_case d;
