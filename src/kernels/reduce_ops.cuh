@@ -136,13 +136,15 @@ template <typename S, bool IsMax> struct ArgOp {
     using acc_t = ArgAcc<val_t>;
     static constexpr int vt0 = 4;
     static constexpr int input_vec = 4;
-    /* Float values fit 32 registers but for 12 spilled bytes; integer and
-       f64 values spilled 160 to 490 bytes there. */
+    /* Float values fit 32 registers (no spill with CUDA 13.0; 12 bytes
+       with the compiler this was first measured under); integer and f64
+       values spilled 160 to 490 bytes there (-Xptxas -v, sm_90). */
     static constexpr int min_blocks = std::is_same<val_t, float>::value ? 4 : 2;
-    /* Two. Float pairs then spill 16 bytes (stores; 48 of loads) under 32
-       registers, and still gain: argmax of [32768,4096] dim 1, 138.7 us
-       with one load in flight (v0), 133.6 with two (H200); four: 131.6
-       -> 192.0 (v1.5, same run). */
+    /* Two. Float pairs spilled 16 bytes (stores; 48 of loads) under 32
+       registers with the compiler of the time (none with CUDA 13.0), and
+       still gained: argmax of [32768,4096] dim 1, 138.7 us with one load in
+       flight (v0), 133.6 with two (H200); four: 131.6 -> 192.0 (v1.5,
+       same run). */
     static constexpr int loads_in_flight = 2;
     bool values_mode;
 
