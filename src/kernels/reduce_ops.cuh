@@ -139,8 +139,8 @@ template <typename V> struct ArgOut {
  * (value, index) pairs under a total order, so the winner does not depend
  * on the reduction order: NaN beats every number; between two NaNs or two
  * equal values the lower index wins; otherwise the smaller (min) or larger
- * (max) value. The identity carries INT64_MAX, so any real element with
- * the same value beats it.
+ * (max) value. The identity carries UINT32_MAX (translated: INT64_MAX),
+ * so any real element with the same value beats it.
  */
 template <typename S, bool IsMax> struct ArgOp {
     using scalar_t = S;
