@@ -187,13 +187,13 @@ static rt_status run_split(plan *p, rt__iter *it) {
         /* ACC takes part in the split (its strides count), so measure again
            with it; its base does not change how pieces are cut. */
         rt__iter with_acc = *it;
-        acc_bytes = rt__iter_add_acc(&with_acc, NULL, p->entry->acc_size);
+        acc_bytes = rt__iter_add_acc(&with_acc, NULL, p->entry->out_size);
         p->sems = p->staging = 0;
         RT_FORWARD_IF_ERROR(rt__iter_for_each_piece(&with_acc, limit, visit_piece, p));
     }
     RT_FORWARD_IF_ERROR(rt__cuda_workspace_reserve(p->ctx, p->sems, p->staging, acc_bytes));
     if (acc_bytes > 0)
-        (void)rt__iter_add_acc(it, rt__cuda_workspace_acc(p->ctx), p->entry->acc_size);
+        (void)rt__iter_add_acc(it, rt__cuda_workspace_acc(p->ctx), p->entry->out_size);
     p->launch = true;
     return rt__iter_for_each_piece(it, limit, visit_piece, p);
 }

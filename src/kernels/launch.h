@@ -187,7 +187,8 @@ typedef cudaError_t (*rt__regs_fn)(int regs[3]);
 typedef struct rt__kernel_entry {
     rt__launch_fn launch;
     rt__regs_fn regs;
-    int acc_size;  /* sizeof the accumulator state (ACC, staging, shared) */
+    int acc_size;  /* sizeof the state inside a piece (staging, shared) */
+    int out_size;  /* sizeof the translated state (the ACC operand) */
     int vt0;       /* the kernel's compiled unroll and vector widths */
     int input_vec; /* (the config's traits should say the same) */
 } rt__kernel_entry;

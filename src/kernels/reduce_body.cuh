@@ -371,8 +371,8 @@ template <typename Op, int OVS> struct Reducer {
                 for (int s = 0; s < 4; s++)
                     off.v[s] += j * a.out_strides[0][s];
             }
-            A v = op.translate(value.v[j], a.index_base);
-            A *acc = reinterpret_cast<A *>(a.acc + off.v[RT__OUT_SLOT_ACC]);
+            OutState<Op> v = op.translate(value.v[j], a.index_base);
+            auto *acc = reinterpret_cast<OutState<Op> *>(a.acc + off.v[RT__OUT_SLOT_ACC]);
             if (!a.first)
                 v = op.combine(*acc, v);
             if (a.last)
@@ -535,7 +535,8 @@ template <typename Op> cudaError_t kernel_regs(int regs[3]) {
     extern "C" const rt__kernel_entry rt__kernel_##fam##_##sfx = {                                 \
         rt::launch_reduce<RT__OP_##FAM(RT__CTYPE_##sfx)>,                                          \
         rt::kernel_regs<RT__OP_##FAM(RT__CTYPE_##sfx)>,                                            \
-        (int)sizeof(RT__OP_##FAM(RT__CTYPE_##sfx)::acc_t), RT__OP_##FAM(RT__CTYPE_##sfx)::vt0,     \
+        (int)sizeof(RT__OP_##FAM(RT__CTYPE_##sfx)::acc_t),                                       \
+        (int)sizeof(rt::OutState<RT__OP_##FAM(RT__CTYPE_##sfx)>), RT__OP_##FAM(RT__CTYPE_##sfx)::vt0, \
         RT__OP_##FAM(RT__CTYPE_##sfx)::input_vec};
 
 #endif /* RT_KERNELS_REDUCE_BODY_CUH */

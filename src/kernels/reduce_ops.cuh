@@ -22,6 +22,8 @@
 #ifndef RT_KERNELS_REDUCE_OPS_CUH
 #define RT_KERNELS_REDUCE_OPS_CUH
 
+#include <utility>
+
 #include "reduce_types.cuh"
 
 namespace rt {
@@ -118,22 +120,33 @@ template <typename S, bool IsMax> struct MinMaxOp {
 
 /* ---- argmin, argmax, min/max with indices --------------------------------------- */
 
+/* The state inside a piece (threads, shuffles, shared memory, staging):
+   the piece's own 32-bit index (a piece is cut so every reduced index
+   fits 32 bits; the kernels pass it as uint32_t). UINT32_MAX: no element
+   yet. */
 template <typename V> struct ArgAcc {
     V value;
-    int64_t index; /* INT64_MAX: no element yet */
+    uint32_t index;
+};
+/* The state translated by the piece's index base: what the ACC operand
+   carries across pieces and write() stores. INT64_MAX: no element yet. */
+template <typename V> struct ArgOut {
+    V value;
+    int64_t index;
 };
 
 /*
  * (value, index) pairs under a total order, so the winner does not depend
  * on the reduction order: NaN beats every number; between two NaNs or two
  * equal values the lower index wins; otherwise the smaller (min) or larger
- * (max) value. The identity carries INT64_MAX, so any real element with
- * the same value beats it.
+ * (max) value. The identity carries UINT32_MAX (translated: INT64_MAX),
+ * so any real element with the same value beats it.
  */
 template <typename S, bool IsMax> struct ArgOp {
     using scalar_t = S;
     using val_t = typename CmpAcc<S>::type;
     using acc_t = ArgAcc<val_t>;
+    using out_t = ArgOut<val_t>;
     static constexpr int vt0 = 4;
     static constexpr int input_vec = 4;
     /* Float values fit 32 registers (no spill with CUDA 13.0; 12 bytes
@@ -150,9 +163,9 @@ template <typename S, bool IsMax> struct ArgOp {
 
     __device__ explicit ArgOp(const rt__kernel_args &a) : values_mode(a.op_mode == RT__MODE_VALUES) {}
     __device__ acc_t ident() const {
-        return {IsMax ? Limits<val_t>::lowest() : Limits<val_t>::highest(), INT64_MAX};
+        return {IsMax ? Limits<val_t>::lowest() : Limits<val_t>::highest(), UINT32_MAX};
     }
-    __device__ static bool better(const acc_t &a, const acc_t &b) {
+    template <typename T> __device__ static bool better(const T &a, const T &b) {
         bool an = is_nan(a.value), bn = is_nan(b.value);
         if (an || bn)
             return an && bn ? a.index < b.index : an;
@@ -161,18 +174,17 @@ template <typename S, bool IsMax> struct ArgOp {
         return IsMax ? a.value > b.value : a.value < b.value;
     }
     __device__ acc_t combine(acc_t a, acc_t b) const { return better(a, b) ? a : b; }
+    __device__ out_t combine(out_t a, out_t b) const { return better(a, b) ? a : b; }
     __device__ acc_t reduce(acc_t acc, S x, uint32_t idx) const {
-        return combine(acc, acc_t{widen(x), (int64_t)idx});
+        return combine(acc, acc_t{widen(x), idx});
     }
     __device__ acc_t shfl(acc_t a, int off, unsigned mask) const {
         return {shfl_down(mask, a.value, off), shfl_down(mask, a.index, off)};
     }
-    __device__ acc_t translate(acc_t a, int64_t base) const {
-        if (a.index != INT64_MAX)
-            a.index += base;
-        return a;
+    __device__ out_t translate(acc_t a, int64_t base) const {
+        return {a.value, a.index == UINT32_MAX ? INT64_MAX : (int64_t)a.index + base};
     }
-    __device__ void write(char *out, char *idx, int dt, acc_t a) const {
+    __device__ void write(char *out, char *idx, int dt, out_t a) const {
         if (values_mode) {
             store_as(out, dt, a.value);
             *reinterpret_cast<int64_t *>(idx) = a.index;
@@ -441,6 +453,14 @@ template <typename S> struct AnyOp {
         store_as(out, dt, a != invert);
     }
 };
+
+/* The state an op's translate() gives (ArgOp: ArgOut, the rest: acc_t):
+   the ACC operand's element across pieces, and the size the config's
+   traits mirror (traits.c acc_size) wherever a kernel sizes its work by
+   its state. */
+template <typename Op>
+using OutState = decltype(std::declval<const Op &>().translate(
+    std::declval<typename Op::acc_t>(), int64_t(0)));
 
 } // namespace rt
 

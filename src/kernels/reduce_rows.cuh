@@ -46,7 +46,7 @@ namespace rt {
    byte and 8-byte kernels spilled up to 1.8 KB under 64 registers
    (-Xptxas -v, sm_90). */
 template <typename Op, int V> struct RowsTraits {
-    static constexpr bool wide = sizeof(typename Op::acc_t) > 8;
+    static constexpr bool wide = sizeof(OutState<Op>) > 8; /* traits.c acc_size > 8 */
     static constexpr int R = V == 1 ? (wide ? 4 : 8)
                                     : (wide || sizeof(typename Op::scalar_t) == 1 ? 2 : 4);
 };
@@ -66,7 +66,7 @@ template <typename Op> struct RowsBounds {
    at 32 registers (below) instead of 50 (-Xptxas -v, sm_90). */
 template <typename Op, int V> struct ShortRows {
     static constexpr int R =
-        sizeof(typename Op::acc_t) > 8 || (V > 1 && sizeof(typename Op::scalar_t) == 1) ? 2 : 4;
+        sizeof(OutState<Op>) > 8 || (V > 1 && sizeof(typename Op::scalar_t) == 1) ? 2 : 4;
 };
 
 /* 16-byte loads per thread per batch of the tile copy: a tile of up to
