@@ -4,8 +4,11 @@
  * host stage of that call alone: validation (rt__problem_init, with its
  * pointer checks), the iteration space, the launch configuration, and the
  * runtime calls the call makes (cudaPointerGetAttributes, cudaGetDevice,
- * cudaGetLastError). Prints one line per stage, ns per call (median of 5
- * batches). Measurements: bench/NOTES-general.md.
+ * cudaGetLastError); then, enqueued without a sync, the executor alone on
+ * the validated problem, its kernel launch alone (packed once), CUB's
+ * DeviceReduce::Sum on the same 256 floats, and empty kernels through each
+ * launch path. Prints one line per stage, ns per call (median of 5
+ * batches). Measurements: bench/NOTES-general.md, bench/NOTES.md.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
@@ -17,6 +20,7 @@
 #include <cuda_runtime_api.h>
 
 #include "config.h"
+#include "cuda_args.h"
 #include "cuda_backend.h"
 #include "iter.h"
 #include "launch.h"
@@ -43,9 +47,19 @@ typedef struct job {
     rt__op_traits traits;
     float *dev;
     int sink;
+    /* The reduction's own launch, packed once (st_launch_real). */
+    rt__kernel_args real_args;
+    rt__launch_config real_cfg;
+    rt__launch_fn real_launch;
+    size_t real_smem;
+    void *cub_temp;
+    size_t cub_temp_bytes;
 } job;
 
 typedef void (*stage_fn)(job *j);
+
+cudaError_t rt_bench_cub_sum_host(void *temp, size_t *temp_bytes, const float *in, float *out,
+                                  int n); /* host_kernels.cu */
 
 static void st_call(job *j) {
     j->sink += reduce_tensor_ex(j->ctx, &j->args);
@@ -60,6 +74,15 @@ static void st_iter(job *j) {
 static void st_config(job *j) {
     rt__launch_config c;
     j->sink += rt__config_compute(&j->it, &j->traits, rt__cuda_props(j->ctx), j->pb.policy, &c);
+}
+static void st_execute(job *j) {
+    j->sink += rt__cuda_execute(j->ctx, &j->pb);
+}
+static void st_launch_real(job *j) {
+    j->sink += j->real_launch(&j->real_args, &j->real_cfg, j->real_smem, 0);
+}
+static void st_cub(job *j) {
+    j->sink += rt_bench_cub_sum_host(j->cub_temp, &j->cub_temp_bytes, j->dev, j->dev + 256, 256);
 }
 static void st_attr(job *j) {
     struct cudaPointerAttributes a;
@@ -91,6 +114,30 @@ cudaError_t rt_bench_launch_empty(int big, const rt__kernel_args *a); /* host_ke
 
 cudaError_t rt_bench_launch_empty_fast(const rt__kernel_args *a);    /* host_kernels.cu */
 cudaError_t rt_bench_launch_empty_runtime(const rt__kernel_args *a); /* host_kernels.cu */
+
+/* The launch reduce_tensor_ex makes for j's problem, packed as
+   rt__cuda_execute packs it (one piece, first and last), so its cost can be
+   told from the library's work around it. */
+static int pack_real_launch(job *j) {
+    rt__op_traits traits;
+    if (rt__cuda_op_traits(j->ctx, &j->pb, &traits) != RT_OK ||
+        rt__config_compute(&j->it, &traits, rt__cuda_props(j->ctx), RT_POLICY_TUNED,
+                           &j->real_cfg) != RT_OK)
+        return 1;
+    const rt__kernel_entry *e = rt__kernel_lookup(RT__FAM_SUM, RT_F32);
+    if (e == NULL)
+        return 1;
+    j->real_launch = j->real_cfg.kernel == RT__KERNEL_ROWS ? rt__rows_lookup(RT__FAM_SUM, RT_F32)
+                                                            : e->launch;
+    j->real_smem = (size_t)rt__cuda_shared_bytes(&j->real_cfg, e->acc_size);
+    memset(&j->real_args, 0, sizeof j->real_args);
+    j->real_args.out_dtype = RT_F32;
+    rt__cuda_pack_iter(&j->it, &j->real_args);
+    rt__cuda_pack_config(&j->real_cfg, &j->real_args);
+    j->real_args.first = 1;
+    j->real_args.last = 1;
+    return j->real_launch == NULL || j->real_cfg.staging_bytes != 0;
+}
 
 static rt__kernel_args g_empty_args;
 static void st_empty_fast(job *j) {
@@ -144,6 +191,14 @@ int main(void) {
     if (rt__problem_init(j.ctx, &j.args, &j.pb) != RT_OK)
         return 1;
     rt__iter_build(&j.pb, &j.it);
+    if (pack_real_launch(&j) != 0 ||
+        rt_bench_cub_sum_host(NULL, &j.cub_temp_bytes, NULL, NULL, 256) != cudaSuccess ||
+        cudaMalloc(&j.cub_temp, j.cub_temp_bytes > 0 ? j.cub_temp_bytes : 1) != cudaSuccess) {
+        fprintf(stderr, "host_bench: setup failed\n");
+        cudaFree(j.dev);
+        rt_context_destroy(j.ctx);
+        return 1;
+    }
 
     static const struct {
         const char *name;
@@ -171,6 +226,9 @@ int main(void) {
             const char *name;
             stage_fn f;
         } enq[] = {{"reduce_tensor_ex, enqueue only (200)", st_call},
+                   {"rt__cuda_execute (validated), enqueue", st_execute},
+                   {"its kernel launch alone (packed), enqueue", st_launch_real},
+                   {"CUB DeviceReduce::Sum of 256 f32, enqueue", st_cub},
                    {"empty kernel, 900-byte args, enqueue", st_empty_big},
                    {"empty kernel, 12-byte args, enqueue", st_empty_small},
                    {"empty kernel, 900 B, cudaLaunchKernel", st_empty_runtime},
@@ -180,6 +238,7 @@ int main(void) {
             printf("  %-40s %8.1f\n", enq[e].name, time_enqueue(&j, enq[e].f));
         }
     }
+    cudaFree(j.cub_temp);
     cudaFree(j.dev);
     rt_context_destroy(j.ctx);
     return j.sink == -1;

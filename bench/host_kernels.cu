@@ -38,3 +38,12 @@ extern "C" cudaError_t rt_bench_launch_empty_runtime(const rt__kernel_args *a) {
     void *params[] = {const_cast<rt__kernel_args *>(a)};
     return cudaLaunchKernel((const void *)rt_bench_empty_big, dim3(1), dim3(32), params, 0, nullptr);
 }
+
+/* CUB's full sum, the rt_bench peer of the tiny full sums: its host time
+   per call against reduce_tensor_ex's. */
+#include <cub/device/device_reduce.cuh>
+
+extern "C" cudaError_t rt_bench_cub_sum_host(void *temp, size_t *temp_bytes, const float *in,
+                                             float *out, int n) {
+    return cub::DeviceReduce::Sum(temp, *temp_bytes, in, out, n, (cudaStream_t)0);
+}
