@@ -173,8 +173,8 @@ template <typename S, bool IsMax> struct ArgOp {
             return a.index < b.index;
         return IsMax ? a.value > b.value : a.value < b.value;
     }
-    __device__ acc_t combine(acc_t a, acc_t b) const { return better(a, b) ? a : b; }
-    __device__ out_t combine(out_t a, out_t b) const { return better(a, b) ? a : b; }
+    /* One order for both states: acc_t inside a piece, out_t across them. */
+    template <typename T> __device__ T combine(T a, T b) const { return better(a, b) ? a : b; }
     __device__ acc_t reduce(acc_t acc, S x, uint32_t idx) const {
         return combine(acc, acc_t{widen(x), idx});
     }
