@@ -714,23 +714,36 @@ static void test_tuned_vectorizes_nd_rows(void **state) {
 
 /* TUNED rule 2, the tail: a split whose partials few threads fold (rows of
    a block whose lanes own outputs) is capped at MAX_TAIL_TRIPS (8) batches
-   of 8 f32 partials per thread. NHWC mean of [32,256,64,64] over (0,2,3):
-   256 channels in 2 tiles of 32 lanes x 4 outputs, 4 rows per block: one
-   wave is 1056 blocks per tile (COMPAT), the cap makes 8 x 4 x 8 = 256. */
+   of RT__TAIL_LOADS partials per thread. Rule 8: where that cap holds a
+   sum-like op's split under a wave, half the outputs a thread double the
+   rows that fold. NHWC mean of [32,256,64,64] over (0,2,3), 256 channels,
+   H200 (132 SMs): */
 static void test_tuned_tail_cap(void **state) {
     (void)state;
     int64_t shape[] = {131072, 256}, strides[] = {256, 1};
     rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 0);
+    /* COMPAT (PyTorch): 2 tiles of 32 lanes x 4 outputs, 4 rows a block,
+       one wave of 1056 blocks per tile. */
     rt__launch_config c = config_for(&it, RT_OP_MEAN, RT_F32, RT_POLICY_COMPAT);
-    rt__launch_config t = config_for(&it, RT_OP_MEAN, RT_F32, RT_POLICY_TUNED);
     assert_int_equal(c.output_vec_size, 4);
-    assert_int_equal(t.output_vec_size, 4);
-    assert_dims3(t.block, 32, 4, 1);
-    assert_int_equal(c.ctas_per_output, 1056); /* one wave, as PyTorch */
-    assert_int_equal(t.ctas_per_output, 256);
-    assert_dims3(t.grid, 2, 256, 1);
-    /* Wider states fold one partial per trip: argmax's tile (1 output per
-       lane, rule 5) of 256 columns keeps 8 x 4 rows x 1 = 32 blocks at most. */
+    assert_int_equal(c.ctas_per_output, 1056);
+    /* TUNED at 4 outputs a thread would be capped at 8 x 4 x 8 = 256 blocks
+       a tile (512 of 128 threads: under a wave); rule 8 takes 2 outputs a
+       thread, 8 rows a block (cap 8 x 8 x 8 = 512), and the split is the
+       wave again: 8 blocks of 256 per SM, 1056 / 4 tiles = 264. */
+    rt__launch_config t = config_for(&it, RT_OP_MEAN, RT_F32, RT_POLICY_TUNED);
+    assert_int_equal(t.output_vec_size, 2);
+    assert_dims3(t.block, 32, 8, 1);
+    assert_int_equal(t.ctas_per_output, 264);
+    assert_dims3(t.grid, 4, 264, 1);
+    /* var (a warp a row, 16-byte states: 1 partial a trip) is not under
+       rule 8 and keeps the cap: 8 trips x 4 rows x 1 = 32 blocks a tile. */
+    rt__launch_config v = config_for(&it, RT_OP_VAR, RT_F32, RT_POLICY_TUNED);
+    assert_int_equal(v.output_vec_size, 4);
+    assert_dims3(v.block, 32, 4, 1);
+    assert_int_equal(v.ctas_per_output, 32);
+    /* argmax (1 output a lane, rule 5; its (value, index) state folds one
+       partial a trip) keeps at most 8 trips x its block rows. */
     rt__launch_config a = config_for(&it, RT_OP_ARGMAX, RT_F32, RT_POLICY_TUNED);
     assert_int_equal(a.output_vec_size, 1);
     assert_true(a.ctas_per_output <= 8 * a.block[1]);

@@ -21,6 +21,9 @@
  *     row for ops whose state is one number, else a warp a row.
  *  7. The same ops split a long vector-read index over blocks in
  *     contiguous chunks, not PyTorch's interleaving.
+ *  8. The same ops, where lanes own outputs and the last block's fold
+ *     caps a split under one wave (few outputs, long reductions), take
+ *     fewer outputs a thread and taller blocks.
  */
 #include <stdint.h>
 
@@ -146,11 +149,12 @@ static bool chunk_split(const rt__iter *it, const rt__op_traits *op, int64_t wav
    split the reduced index: contiguous chunks where rule 7 applies, else
    enough interleaved blocks for one wave of the device, but no fewer than
    MIN_VECTORS_PER_THREAD loads per thread; none at all below
-   MIN_LOADS_TO_SPLIT. */
-static void retune_global_split(const rt__iter *it, const rt__op_traits *op,
+   MIN_LOADS_TO_SPLIT. Returns true when the last block's fold (the cap
+   below) held an interleaved split under the blocks it wanted. */
+static bool retune_global_split(const rt__iter *it, const rt__op_traits *op,
                                 const rt__device_props *dev, rt__launch_config *c) {
     if (c->input_mult[1] == 0)
-        return; /* warps own separate outputs: the outputs fill the grid */
+        return false; /* warps own separate outputs: the outputs fill the grid */
     /* Undo PyTorch's block split, if any. */
     if (c->input_mult[2] != 0) {
         c->step_input /= c->ctas_per_output;
@@ -165,7 +169,7 @@ static void retune_global_split(const rt__iter *it, const rt__op_traits *op,
     const int64_t target_grid = (int64_t)dev->num_sms * resident_blocks(op, dev, c);
     const int64_t grid_x = rt__div_up(it->num_outputs / c->output_vec_size, c->step_output);
     if (vpt < MIN_LOADS_TO_SPLIT || grid_x > target_grid)
-        return;
+        return false;
     /* The last block folds every partial of its tile, its threads (rows
        of the block when lanes own outputs) RT__TAIL_LOADS at a time, one
        L2 round trip per batch: at most MAX_TAIL_TRIPS batches each. */
@@ -173,7 +177,7 @@ static void retune_global_split(const rt__iter *it, const rt__op_traits *op,
     const int64_t per_trip = folders * RT__TAIL_LOADS(op->acc_size);
     const int64_t cap = rt__min64(rt__max64(2, MAX_TAIL_TRIPS * per_trip), 65535);
     if (chunk_split(it, op, target_grid / grid_x /* >= 1 */, cap, dev->warp_size, c))
-        return;
+        return false;
     /* At most one wave: a grid a little over it runs a second, nearly
        empty one. H200, output tiles of 128 f32 (grid.x 256; 9 resident
        blocks of 128 per SM), whole suite in one run (bench/NOTES.md v1.4):
@@ -188,12 +192,14 @@ static void retune_global_split(const rt__iter *it, const rt__op_traits *op,
     int64_t ctas = rt__min64(rt__max64(1, target_grid / grid_x),
                              rt__div_up(vpt, MIN_VECTORS_PER_THREAD));
     ctas = rt__max64(ctas, rt__div_up(vpt, MAX_VALUES_PER_THREAD));
+    const bool capped = ctas > cap;
     ctas = rt__min64(ctas, cap);
     if (ctas > 1) {
         c->ctas_per_output = (int)ctas;
         c->input_mult[2] = c->step_input;
         c->step_input *= (int)ctas;
     }
+    return capped;
 }
 
 /* A block one warp row tall whose "warp rows split the input" (PyTorch
@@ -254,13 +260,36 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
        thread held 87 registers. H200, argmax of [4096,32768] over dim 0:
        4 outputs 179.9 us, 2 153.3, 1 144.6 (eager 179.4). (Not for
        Welford's 16-byte states: var over dim 0 151.7 / 166.4 / 156.9.) */
-    const rt__rule_options opt = {true, op->indexed ? 1 : 4};
+    rt__rule_options opt = {true, op->indexed ? 1 : 4};
     RT_FORWARD_IF_ERROR(rt__config_pytorch_rule(it, &t, dev, &opt, cfg));
     cfg->vt0 = op->vt0;
     cfg->policy = RT_POLICY_TUNED;
 
     /* 2, 7. The block split of the reduced index. */
-    retune_global_split(it, op, dev, cfg);
+    bool capped = retune_global_split(it, op, dev, cfg);
+    /* 8. Lanes that own outputs, with the split held under a wave by the
+       last block's fold (few outputs, long reductions): half the outputs
+       a thread give twice the block rows, which fold twice the partials
+       a trip. Sum-like ops (as rule 7). H100, one run, three passes each
+       (bench/NOTES.md v1.10, device runs 7 and 8):
+                                       4 outputs    2 outputs    1 output
+         f32 mean NHWC [32,256,64,64] 53.6-53.9    51.0-51.3    51.3-51.6 us
+           over (0,2,3)               (2 x 256 blocks of 32 x 4; 4 x 165 of
+                                       32 x 8, one wave; 8 x 66 of 32 x 16)
+         f32 sum [671088,100] d0     101.6-102.1   98.7-99.3       -
+           (2 x 512 blocks of 16 x 8; 2 x 330 of 32 x 8)
+       Unchanged: every other case of the suite (the cap binds nowhere
+       else). Welford and indexed states stay capped (unmeasured). */
+    while (capped && cfg->output_vec_size > 1 && op->row_lanes > dev->warp_size) {
+        opt.max_output_vec = cfg->output_vec_size / 2;
+        rt__launch_config alt;
+        if (rt__config_pytorch_rule(it, &t, dev, &opt, &alt) != RT_OK)
+            break;
+        alt.vt0 = op->vt0;
+        alt.policy = RT_POLICY_TUNED;
+        capped = retune_global_split(it, op, dev, &alt);
+        *cfg = alt;
+    }
     /* 3. No block_y_reduce in blocks one warp row tall. H200, f32 full
        sums, COMPAT -> TUNED in one run: 4 KB 5.02 -> 4.54 us, 16 KB
        5.55 -> 5.31 (64 KB 6.61 both). (Tried and
