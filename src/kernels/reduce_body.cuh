@@ -51,6 +51,60 @@ template <typename Op> struct HasPackedReduce<Op, std::void_t<decltype(Op::packe
     static constexpr bool value = Op::packed;
 };
 
+/* Folds one vector whose first element is reduced index `first` into the
+   K lane states: element i into state i % K, or the whole vector at once
+   into state slot % K where the op can (Op::reduce_packed, see
+   HasPackedReduce; the vectors of one batch of loads take different
+   states, so their folds do not wait on each other). */
+template <typename Op, int K, int V>
+static __device__ __forceinline__ void fold_vector(const Op &op, typename Op::acc_t (&acc)[K],
+                                                   const Packed<typename Op::scalar_t, V> &v,
+                                                   uint32_t first, int slot) {
+    if constexpr (HasPackedReduce<Op>::value) {
+        acc[slot % K] = op.reduce_packed(acc[slot % K], v);
+    } else {
+#pragma unroll
+        for (int i = 0; i < V; i++)
+            acc[i % K] = op.reduce(acc[i % K], v.v[i], first + i);
+    }
+}
+
+/* Shuffles lanes [0, n) of a warp into lane 0 (pairwise tree; lanes at or
+   past n never contribute), OVS states at once. */
+template <typename Op, int OVS>
+static __device__ __forceinline__ Vec<typename Op::acc_t, OVS>
+warp_reduce(const Op &op, Vec<typename Op::acc_t, OVS> value, uint32_t lane, uint32_t n,
+            unsigned mask) {
+    for (uint32_t off = 1; off < n; off <<= 1) {
+#pragma unroll
+        for (int j = 0; j < OVS; j++) {
+            typename Op::acc_t other = op.shfl(value.v[j], (int)off, mask);
+            if (lane + off < n)
+                value.v[j] = op.combine(value.v[j], other);
+        }
+    }
+    return value;
+}
+
+/* The last step for one output: shift the state's index by the piece's
+   base, merge the state the pieces before this one left in ACC (a.first
+   false), then project and write the output (a.last) or leave the state
+   in ACC for the pieces after it. off holds the output's byte offsets from
+   each operand's base (RT__OUT_SLOT_*); a is rt__kernel_args or
+   rt__tiny_args, whose fields of the same names mean the same. */
+template <typename Op, typename Args>
+static __device__ __forceinline__ void finish_output(const Op &op, typename Op::acc_t value,
+                                                     const Args &a, const int32_t (&off)[4]) {
+    OutState<Op> v = op.translate(value, a.index_base);
+    auto *acc = reinterpret_cast<OutState<Op> *>(a.acc + off[RT__OUT_SLOT_ACC]);
+    if (!a.first)
+        v = op.combine(*acc, v);
+    if (a.last)
+        op.write(a.out + off[RT__OUT_SLOT_OUT], a.idx + off[RT__OUT_SLOT_IDX], a.out_dtype, v);
+    else
+        *acc = v;
+}
+
 template <typename Op, int OVS> struct Reducer {
     using S = typename Op::scalar_t;
     using A = typename Op::acc_t;
@@ -108,23 +162,6 @@ template <typename Op, int OVS> struct Reducer {
 
     /* ---- thread_reduce ---------------------------------------------------- */
 
-    /* Folds one vector whose first element is reduced index `first` into
-       the K lane states: element i into state i % K, or the whole vector at
-       once into state slot % K where the op can (Op::reduce_packed, see
-       HasPackedReduce; the vectors of one batch of loads take different
-       states, so their folds do not wait on each other). */
-    template <int K, int V>
-    __device__ void fold_vector(A (&acc)[K], const Packed<S, V> &v, uint32_t first,
-                                int slot) const {
-        if constexpr (HasPackedReduce<Op>::value) {
-            acc[slot % K] = op.reduce_packed(acc[slot % K], v);
-        } else {
-#pragma unroll
-            for (int i = 0; i < V; i++)
-                acc[i % K] = op.reduce(acc[i % K], v.v[i], first + i);
-        }
-    }
-
     /* Folds vectors idx, idx + step, ... (below nvec, and below this
        block's chunk end in a chunked split: input_end) into the K lane
        states, Op's loads_in_flight of them per iteration (independent loads
@@ -148,7 +185,7 @@ template <typename Op, int OVS> struct Reducer {
                 v[l] = load(idx + l * step);
 #pragma unroll
             for (int l = 0; l < L; l++)
-                fold_vector(acc, v[l], first + (idx + l * step) * V, l);
+                fold_vector(op, acc, v[l], first + (idx + l * step) * V, l);
             idx += L * step;
         }
         /* Fewer than L vectors left: two at once while two remain, then
@@ -158,13 +195,13 @@ template <typename Op, int OVS> struct Reducer {
         if constexpr (L >= 4) {
             if ((uint64_t)idx + step < end) {
                 const Load v0 = load(idx), v1 = load(idx + step);
-                fold_vector(acc, v0, first + idx * V, 0);
-                fold_vector(acc, v1, first + (idx + step) * V, 1);
+                fold_vector(op, acc, v0, first + idx * V, 0);
+                fold_vector(op, acc, v1, first + (idx + step) * V, 1);
                 idx += 2 * step;
             }
         }
         for (; idx < end; idx += step)
-            fold_vector(acc, load(idx), first + idx * V, 0);
+            fold_vector(op, acc, load(idx), first + idx * V, 0);
     }
 
     /* vectorize_input: the contiguous fastest reduced dim read in aligned
@@ -313,20 +350,6 @@ template <typename Op, int OVS> struct Reducer {
         return n == 32 ? 0xffffffffu : (1u << n) - 1;
     }
 
-    /* Shuffles lanes [0, n) of a warp into lane 0 (pairwise tree; lanes
-       at or past n never contribute). */
-    __device__ AV warp_reduce(AV value, uint32_t lane, uint32_t n, unsigned mask) const {
-        for (uint32_t off = 1; off < n; off <<= 1) {
-#pragma unroll
-            for (int j = 0; j < OVS; j++) {
-                A other = op.shfl(value.v[j], (int)off, mask);
-                if (lane + off < n)
-                    value.v[j] = op.combine(value.v[j], other);
-            }
-        }
-        return value;
-    }
-
     /* Across threadIdx.x; the result is in threadIdx.x == 0. The executor
        guarantees blockDim.x is a power of two up to 32 or a multiple of 32,
        so a row's lanes fill whole warps. Rows wider than a warp reduce
@@ -336,9 +359,9 @@ template <typename Op, int OVS> struct Reducer {
     __device__ AV block_x_reduce(AV value, char *smem) const {
         const uint32_t dim_x = blockDim.x;
         if (dim_x <= 32)
-            return warp_reduce(value, threadIdx.x, dim_x, warp_mask());
+            return warp_reduce(op, value, threadIdx.x, dim_x, warp_mask());
         const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, nw = dim_x >> 5;
-        value = warp_reduce(value, lane, 32, 0xffffffffu);
+        value = warp_reduce(op, value, lane, 32, 0xffffffffu);
         AV *shared = reinterpret_cast<AV *>(smem) + threadIdx.y * nw;
         __syncthreads(); /* an earlier phase may still read smem */
         if (lane == 0)
@@ -346,7 +369,7 @@ template <typename Op, int OVS> struct Reducer {
         __syncthreads();
         if (warp == 0) {
             value = lane < nw ? shared[lane] : ident_vec();
-            value = warp_reduce(value, lane, nw, 0xffffffffu);
+            value = warp_reduce(op, value, lane, nw, 0xffffffffu);
         }
         return value;
     }
@@ -371,15 +394,7 @@ template <typename Op, int OVS> struct Reducer {
                 for (int s = 0; s < 4; s++)
                     off.v[s] += j * a.out_strides[0][s];
             }
-            OutState<Op> v = op.translate(value.v[j], a.index_base);
-            auto *acc = reinterpret_cast<OutState<Op> *>(a.acc + off.v[RT__OUT_SLOT_ACC]);
-            if (!a.first)
-                v = op.combine(*acc, v);
-            if (a.last)
-                op.write(a.out + off.v[RT__OUT_SLOT_OUT], a.idx + off.v[RT__OUT_SLOT_IDX],
-                         a.out_dtype, v);
-            else
-                *acc = v;
+            finish_output(op, value.v[j], a, off.v);
         }
     }
 

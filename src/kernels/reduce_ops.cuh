@@ -17,7 +17,9 @@
  *   translate(acc, base)          shift a state's index by a piece's base
  *   write(out, idx, dtype, acc)   project and store the final result
  * Ops are built from the kernel arguments (run-time op parameters) inside
- * the kernel and live in registers.
+ * the kernel and live in registers. Their constructors read op_mode,
+ * param0 and param1 only, so any argument block with those fields will
+ * do: rt__kernel_args, or the TINY kernel's rt__tiny_args.
  */
 #ifndef RT_KERNELS_REDUCE_OPS_CUH
 #define RT_KERNELS_REDUCE_OPS_CUH
@@ -57,7 +59,7 @@ template <typename S, bool IsProd> struct SumProdOp {
     bool mean;
     acc_t factor;
 
-    __device__ explicit SumProdOp(const rt__kernel_args &a)
+    template <typename Args> __device__ explicit SumProdOp(const Args &a)
         : mean(a.op_mode == RT__MODE_MEAN), factor(static_cast<acc_t>(a.param0)) {}
     __device__ acc_t ident() const { return acc_t(IsProd ? 1 : 0); }
     __device__ acc_t combine(acc_t a, acc_t b) const { return IsProd ? a * b : a + b; }
@@ -107,7 +109,7 @@ template <typename S, bool IsMax> struct MinMaxOp {
     static constexpr int min_blocks = sizeof(acc_t) <= 4 ? 4 : 2;
     static constexpr int loads_in_flight = sizeof(acc_t) == 4 ? 4 : 2;
 
-    __device__ explicit MinMaxOp(const rt__kernel_args &) {}
+    template <typename Args> __device__ explicit MinMaxOp(const Args &) {}
     __device__ acc_t ident() const {
         return IsMax ? Limits<acc_t>::lowest() : Limits<acc_t>::highest();
     }
@@ -161,7 +163,8 @@ template <typename S, bool IsMax> struct ArgOp {
     static constexpr int loads_in_flight = 2;
     bool values_mode;
 
-    __device__ explicit ArgOp(const rt__kernel_args &a) : values_mode(a.op_mode == RT__MODE_VALUES) {}
+    template <typename Args>
+    __device__ explicit ArgOp(const Args &a) : values_mode(a.op_mode == RT__MODE_VALUES) {}
     __device__ acc_t ident() const {
         return {IsMax ? Limits<val_t>::lowest() : Limits<val_t>::highest(), UINT32_MAX};
     }
@@ -233,7 +236,7 @@ template <typename S> struct WelfordOp {
     bool is_std;
     A correction;
 
-    __device__ explicit WelfordOp(const rt__kernel_args &a)
+    template <typename Args> __device__ explicit WelfordOp(const Args &a)
         : is_std(a.op_mode == RT__MODE_STD), correction(static_cast<A>(a.param0)) {}
     __device__ acc_t ident() const { return {A(0), A(0), A(0), 0}; }
     __device__ acc_t reduce(acc_t acc, S x, uint32_t) const {
@@ -332,7 +335,7 @@ template <typename S, int Kind = -1> struct NormOp {
     int kind;
     acc_t p, inv_p;
 
-    __device__ explicit NormOp(const rt__kernel_args &a)
+    template <typename Args> __device__ explicit NormOp(const Args &a)
         : kind(Kind >= 0 ? Kind : a.op_mode), p(static_cast<acc_t>(a.param0)),
           inv_p(static_cast<acc_t>(a.param1)) {}
     __device__ acc_t ident() const { return acc_t(0); }
@@ -381,7 +384,8 @@ template <typename S> struct NormExtOp {
     static constexpr int loads_in_flight = sizeof(acc_t) == 4 ? 4 : 2;
     bool neg;
 
-    __device__ explicit NormExtOp(const rt__kernel_args &a) : neg(a.op_mode == RT__MODE_NEG) {}
+    template <typename Args>
+    __device__ explicit NormExtOp(const Args &a) : neg(a.op_mode == RT__MODE_NEG) {}
     __device__ acc_t ident() const { return neg ? Limits<acc_t>::lowest() : acc_t(0); }
     __device__ acc_t combine(acc_t a, acc_t b) const { return pick_nan<true>(a, b); }
     __device__ acc_t reduce(acc_t acc, S x, uint32_t) const {
@@ -411,7 +415,8 @@ template <typename S> struct AnyOp {
     static constexpr int loads_in_flight = 4;
     bool invert;
 
-    __device__ explicit AnyOp(const rt__kernel_args &a) : invert(a.op_mode == RT__MODE_ALL) {}
+    template <typename Args>
+    __device__ explicit AnyOp(const Args &a) : invert(a.op_mode == RT__MODE_ALL) {}
     __device__ acc_t ident() const { return false; }
     __device__ acc_t combine(acc_t a, acc_t b) const { return a || b; }
     __device__ acc_t reduce(acc_t acc, S x, uint32_t) const { return acc || (nonzero(x) != invert); }

@@ -230,10 +230,10 @@ template <typename Op> struct RowsReducer {
                 v[c] = load_stream(&vec[j + c * nt]);
 #pragma unroll
             for (int c = 0; c < C; c++)
-                body.fold_vector(acc, v[c], head + (j + c * nt) * V, 0);
+                fold_vector(op, acc, v[c], head + (j + c * nt) * V, 0);
         }
         for (; j < nvec; j += nt)
-            body.fold_vector(acc, load_stream(&vec[j]), head + j * V, 0);
+            fold_vector(op, acc, load_stream(&vec[j]), head + j * V, 0);
         Vec<A, 1> r;
         r.v[0] = acc[0];
         r = body.block_x_reduce(r, smem);
@@ -271,7 +271,7 @@ template <typename Op> struct RowsReducer {
 #pragma unroll
             for (int c = 0; c < C; c++)
                 if (t + c * nt < nvec)
-                    body.fold_vector(acc[r], v[r][c], (t + c * nt) * V, 0);
+                    fold_vector(op, acc[r], v[r][c], (t + c * nt) * V, 0);
         }
         Vec<A, R> both;
 #pragma unroll
