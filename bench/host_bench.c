@@ -52,6 +52,9 @@ typedef struct job {
     rt__launch_config real_cfg;
     rt__launch_fn real_launch;
     size_t real_smem;
+    /* or, where TUNED picks the TINY kernel, its launch and arguments */
+    rt__tiny_args real_tiny_args;
+    rt__tiny_launch_fn real_tiny;
     void *cub_temp;
     size_t cub_temp_bytes;
 } job;
@@ -79,7 +82,10 @@ static void st_execute(job *j) {
     j->sink += rt__cuda_execute(j->ctx, &j->pb);
 }
 static void st_launch_real(job *j) {
-    j->sink += j->real_launch(&j->real_args, &j->real_cfg, j->real_smem, 0);
+    if (j->real_tiny != NULL)
+        j->sink += j->real_tiny(&j->real_tiny_args, &j->real_cfg, 0);
+    else
+        j->sink += j->real_launch(&j->real_args, &j->real_cfg, j->real_smem, 0);
 }
 static void st_cub(job *j) {
     j->sink += rt_bench_cub_sum_host(j->cub_temp, &j->cub_temp_bytes, j->dev, j->dev + 256, 256);
@@ -127,6 +133,15 @@ static int pack_real_launch(job *j) {
     const rt__kernel_entry *e = rt__kernel_lookup(RT__FAM_SUM, RT_F32);
     if (e == NULL)
         return 1;
+    j->real_tiny = NULL;
+    if (j->real_cfg.kernel == RT__KERNEL_TINY) {
+        rt__kernel_args op;
+        memset(&op, 0, sizeof op);
+        op.out_dtype = RT_F32;
+        rt__cuda_pack_tiny(&j->it, &op, true, true, &j->real_tiny_args);
+        j->real_tiny = rt__tiny_lookup(RT__FAM_SUM, RT_F32);
+        return j->real_tiny == NULL;
+    }
     j->real_launch = j->real_cfg.kernel == RT__KERNEL_ROWS ? rt__rows_lookup(RT__FAM_SUM, RT_F32)
                                                             : e->launch;
     j->real_smem = (size_t)rt__cuda_shared_bytes(&j->real_cfg, e->acc_size);

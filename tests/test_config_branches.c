@@ -656,22 +656,21 @@ static void test_tuned_global_split(void **state) {
     assert_false(c.input_chunked);
     assert_int_equal(t.ctas_per_output, 528);
     assert_false(t.input_chunked);
-    /* 256 elements: one block row of 64 lanes, as COMPAT (TUNED rule 3
-       only drops y splits of one-row blocks; PyTorch makes none here). */
-    int64_t t256[] = {256};
-    rt__iter w = rt_test_make_iter(1, 1, t256, strides, 4, 0);
+    /* 32 KB: one block row of 512 lanes, as COMPAT, whose one-row block
+       still "splits" its warp rows; TUNED rule 3 drops that y split.
+       (Runs of up to 16 KiB take the TINY kernel: test_tuned_tiny.) Too
+       little work to split the block: 4 vectors a thread. */
+    int64_t k32[] = {8192};
+    rt__iter w = rt_test_make_iter(1, 1, k32, strides, 4, 0);
     c = config_for(&w, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT);
     t = config_for(&w, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
-    assert_dims3(c.block, 64, 1, 1);
-    assert_dims3(t.block, 64, 1, 1);
+    assert_dims3(c.block, 512, 1, 1);
+    assert_true(rt__config_block_y_reduce(&c));
+    assert_dims3(t.block, 512, 1, 1);
     assert_dims3(t.grid, 1, 1, 1);
     assert_false(rt__config_block_y_reduce(&t));
-    assert_int_equal(t.step_input, 64);
-    assert_int_equal(t.shared_memory_bytes, 64 * 4);
-    /* Too little work to split: 4 KB stays on one block. */
-    int64_t tiny[] = {1024};
-    rt__iter s = rt_test_make_iter(1, 1, tiny, strides, 4, 0);
-    t = config_for(&s, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_int_equal(t.step_input, 512);
+    assert_int_equal(t.shared_memory_bytes, 512 * 4);
     assert_false(rt__config_global_reduce(&t));
 }
 
@@ -867,6 +866,68 @@ static void test_tuned_indexed_one_output(void **state) {
     assert_int_equal(config_for(&it, RT_OP_VAR, RT_F32, RT_POLICY_TUNED).output_vec_size, 4);
 }
 
+/* The TINY kernel (tuned_tiny.c): a full reduction of one contiguous run
+   of at most RT__TINY_MAX_BYTES, one block of whole warps sized for four
+   16-byte loads a thread; everything else keeps its kernel. */
+static rt__launch_config tiny_config_for(int64_t n, int64_t stride, rt_op op, rt_dtype dt,
+                                         rt_policy policy) {
+    int64_t shape[] = {n}, strides[] = {stride};
+    rt__iter it = rt_test_make_iter(1, 1, shape, strides, (int)rt_dtype_size(dt), 0);
+    return rt_test_config_for(&it, op, dt, policy);
+}
+
+static void expect_tiny(int64_t n, rt_op op, rt_dtype dt, int threads) {
+    const rt__launch_config c = tiny_config_for(n, 1, op, dt, RT_POLICY_TUNED);
+    assert_int_equal(c.kernel, RT__KERNEL_TINY);
+    assert_dims3(c.block, threads, 1, 1);
+    assert_dims3(c.grid, 1, 1, 1);
+    assert_int_equal(c.num_threads, threads);
+    assert_true(rt__config_block_x_reduce(&c));
+    assert_false(rt__config_block_y_reduce(&c));
+    assert_false(rt__config_global_reduce(&c));
+    assert_int_equal(c.shared_memory_bytes, 0);
+    assert_int_equal(c.staging_bytes, 0);
+    assert_int_equal(c.semaphore_count, 0);
+}
+
+static void test_tuned_tiny(void **state) {
+    (void)state;
+    /* 1 KB: 64 vectors, 16 threads' worth: one warp. */
+    expect_tiny(256, RT_OP_SUM, RT_F32, 32);
+    expect_tiny(1, RT_OP_SUM, RT_F32, 32);
+    expect_tiny(3, RT_OP_ARGMAX, RT_F32, 32);
+    /* 4 KB: 256 vectors, 64 threads; 16 KiB: 1024 vectors, 256 threads. */
+    expect_tiny(1024, RT_OP_SUM, RT_F32, 64);
+    expect_tiny(4096, RT_OP_SUM, RT_F32, 256);
+    expect_tiny(1025, RT_OP_MEAN, RT_F32, 96);
+    expect_tiny(2048, RT_OP_VAR, RT_F64, 256);
+    expect_tiny(8192, RT_OP_MAX, RT_BF16, 256);
+    expect_tiny(16384, RT_OP_ANY, RT_BOOL, 256);
+    expect_tiny(100, RT_OP_NORM, RT_F16, 32);
+    /* Over 16 KiB: the general kernel. */
+    assert_int_equal(tiny_config_for(4097, 1, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).kernel,
+                     RT__KERNEL_GENERAL);
+    assert_int_equal(tiny_config_for(2049, 1, RT_OP_SUM, RT_F64, RT_POLICY_TUNED).kernel,
+                     RT__KERNEL_GENERAL);
+    /* A strided run, or a reversed one: not contiguous, not TINY. */
+    assert_int_equal(tiny_config_for(256, 2, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).kernel,
+                     RT__KERNEL_GENERAL);
+    assert_int_equal(tiny_config_for(256, -1, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).kernel,
+                     RT__KERNEL_GENERAL);
+    /* COMPAT stays PyTorch's. */
+    assert_int_equal(tiny_config_for(256, 1, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT).kernel,
+                     RT__KERNEL_GENERAL);
+    /* Two outputs (two rows of 100, or two reduced dims that do not
+       coalesce): not TINY. */
+    int64_t shape2[] = {100, 2}, rows[] = {1, 100}, gap[] = {1, 200};
+    rt__iter two = rt_test_make_iter(2, 1, shape2, rows, 4, 0);
+    assert_int_not_equal(rt_test_config_for(&two, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).kernel,
+                         RT__KERNEL_TINY);
+    rt__iter split = rt_test_make_iter(2, 2, shape2, gap, 4, 0);
+    assert_int_not_equal(rt_test_config_for(&split, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).kernel,
+                         RT__KERNEL_TINY);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vectorized_input),
@@ -885,6 +946,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_row_blocks),
         cmocka_unit_test(test_tuned_rows_block),
         cmocka_unit_test(test_tuned_chunked_split),
+        cmocka_unit_test(test_tuned_tiny),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,10 @@
  *    path), each checked to really take its branch with rt__config_compute;
  *  - the same for the TUNED policy's ROWS kernel (tile and direct, every op
  *    family, odd lengths, sliced rows, several kept dims, keepdim), and its
- *    tie and NaN rules.
+ *    tie and NaN rules;
+ *  - the TINY kernel (full reductions of up to 16 KiB): every op family,
+ *    dtypes, lengths around its vectors and blocks, misaligned runs, ties
+ *    and NaN in arg-reductions.
  * Exits 77 (skipped) when no GPU is visible.
  */
 #include "cuda_case.h"
@@ -571,11 +574,11 @@ static const branch_case k_tuned[] = {
      1, 1},
     {"tuned: full f32 amax, 2^22", RT_OP_MAX, RT_F32, RT_F32, 1, {1 << 22}, 1, {0}, 1, false, 0, 1, 1,
      1, 1, 1},
-    {"tuned: 256 f32, one block, no y split", RT_OP_SUM, RT_F32, RT_F32, 1, {256}, 1, {0}, 1, false, 0, 1, 1, 1,
+    {"tuned: 256 f32 (TINY kernel)", RT_OP_SUM, RT_F32, RT_F32, 1, {256}, 1, {0}, 1, false, 0, 1, 1, 1,
      0, 0},
-    {"tuned: 500 bf16 mean, no y split", RT_OP_MEAN, RT_BF16, RT_F32, 1, {500}, 1, {0}, 3, false, 0,
+    {"tuned: 500 bf16 mean (TINY kernel)", RT_OP_MEAN, RT_BF16, RT_F32, 1, {500}, 1, {0}, 3, false, 0,
      1, 1, 1, 0, 0},
-    {"tuned: 300 f32 argmin, no y split", RT_OP_ARGMIN, RT_F32, RT_I64, 1, {300}, 1, {0}, 2, false, 0,
+    {"tuned: 300 f32 argmin (TINY kernel)", RT_OP_ARGMIN, RT_F32, RT_I64, 1, {300}, 1, {0}, 2, false, 0,
      1, 1, 1, 0, 0},
     {"tuned: rows of 2048 over 64-lane blocks", RT_OP_SUM, RT_F32, RT_F32, 2, {8, 20000}, 1, {1}, 2,
      false, 0, 1, 1, 1, ANY_OF, ANY_OF},
@@ -753,29 +756,123 @@ static void test_tuned_paths(void **state) {
                   n + nrows + nchunk);
 }
 
+/* ---- the TINY kernel (TUNED) ------------------------------------------------------ */
+
+/* Full reductions of one contiguous run of up to 16 KiB (tuned_tiny.c):
+   one block of 32-256 threads, a scalar head and tail around aligned
+   vectors; lengths below one vector, at a block's batch and just past it,
+   misaligned starts (elements past a 16-byte boundary), every op family. */
+static const branch_case k_tiny[] = {
+    {"tiny: f32 sum, 1 element", RT_OP_SUM, RT_F32, RT_F32, 1, {1}, 1, {0}, 0, false, 0, 1, 1, 1, 0,
+     0},
+    {"tiny: f32 sum, 3, misaligned", RT_OP_SUM, RT_F32, RT_F32, 1, {3}, 1, {0}, 3, false, 0, 1, 1, 1,
+     0, 0},
+    {"tiny: f32 sum, 256", RT_OP_SUM, RT_F32, RT_F32, 1, {256}, 1, {0}, 0, false, 0, 1, 1, 1, 0, 0},
+    {"tiny: f32 sum, 4096 (256 threads)", RT_OP_SUM, RT_F32, RT_F32, 1, {4096}, 1, {0}, 0, false, 0,
+     1, 1, 1, 0, 0},
+    {"tiny: f32 mean, 4093, misaligned", RT_OP_MEAN, RT_F32, RT_F32, 1, {4093}, 1, {0}, 1, false, 0,
+     1, 1, 1, 0, 0},
+    {"tiny: f64 sum, 2048", RT_OP_SUM, RT_F64, RT_F64, 1, {2048}, 1, {0}, 0, false, 0, 1, 1, 1, 0, 0},
+    {"tiny: f64 sum, 1001, misaligned", RT_OP_SUM, RT_F64, RT_F64, 1, {1001}, 1, {0}, 1, false, 0, 1,
+     1, 1, 0, 0},
+    {"tiny: f16 sum, 8191, misaligned", RT_OP_SUM, RT_F16, RT_F16, 1, {8191}, 1, {0}, 5, false, 0, 1,
+     1, 1, 0, 0},
+    {"tiny: bf16 sum to f32, 777", RT_OP_SUM, RT_BF16, RT_F32, 1, {777}, 1, {0}, 7, false, 0, 1, 1, 1,
+     0, 0},
+    {"tiny: i8 sum to i64, 16000, misaligned", RT_OP_SUM, RT_I8, RT_I64, 1, {16000}, 1, {0}, 9, false,
+     0, 1, 1, 1, 0, 0},
+    {"tiny: i32 sum, 1500", RT_OP_SUM, RT_I32, RT_I64, 1, {1500}, 1, {0}, 2, false, 0, 1, 1, 1, 0, 0},
+    {"tiny: i64 prod, 40", RT_OP_PROD, RT_I64, RT_I64, 1, {40}, 1, {0}, 1, false, 0, 1, 1, 1, 0, 0},
+    {"tiny: f32 prod, 60", RT_OP_PROD, RT_F32, RT_F32, 1, {60}, 1, {0}, 0, false, 0, 1, 1, 1, 0, 0},
+    {"tiny: f32 amin, 1025", RT_OP_MIN, RT_F32, RT_F32, 1, {1025}, 1, {0}, 1, false, 0, 1, 1, 1, 0, 0},
+    {"tiny: u8 amax, 5000", RT_OP_MAX, RT_U8, RT_U8, 1, {5000}, 1, {0}, 3, false, 0, 1, 1, 1, 0, 0},
+    {"tiny: f16 amax, 17", RT_OP_MAX, RT_F16, RT_F16, 1, {17}, 1, {0}, 1, false, 0, 1, 1, 1, 0, 0},
+    {"tiny: f32 argmax, 4096", RT_OP_ARGMAX, RT_F32, RT_I64, 1, {4096}, 1, {0}, 0, false, 0, 1, 1, 1,
+     0, 0},
+    {"tiny: i16 argmin, 999, misaligned", RT_OP_ARGMIN, RT_I16, RT_I64, 1, {999}, 1, {0}, 3, false, 0,
+     1, 1, 1, 0, 0},
+    {"tiny: f64 max with indices, 2000", RT_OP_MAX, RT_F64, RT_F64, 1, {2000}, 1, {0}, 1, true, 0, 1,
+     1, 1, 0, 0},
+    {"tiny: bf16 min with indices, 33", RT_OP_MIN, RT_BF16, RT_BF16, 1, {33}, 1, {0}, 2, true, 0, 1, 1,
+     1, 0, 0},
+    {"tiny: f32 var, 4000, misaligned", RT_OP_VAR, RT_F32, RT_F32, 1, {4000}, 1, {0}, 1, false, 1, 1,
+     1, 1, 0, 0},
+    {"tiny: f64 std, 2 elements, correction 0", RT_OP_STD, RT_F64, RT_F64, 1, {2}, 1, {0}, 0, false,
+     0, 1, 1, 1, 0, 0},
+    {"tiny: f16 var, 3000", RT_OP_VAR, RT_F16, RT_F32, 1, {3000}, 1, {0}, 0, false, 1, 1, 1, 1, 0, 0},
+    {"tiny: f32 norm p=2, 4095", RT_OP_NORM, RT_F32, RT_F32, 1, {4095}, 1, {0}, 2, false, 2, 1, 1, 1,
+     0, 0},
+    {"tiny: f32 norm p=3, 300", RT_OP_NORM, RT_F32, RT_F32, 1, {300}, 1, {0}, 0, false, 3, 1, 1, 1, 0,
+     0},
+    {"tiny: f32 norm p=0, 300", RT_OP_NORM, RT_F32, RT_F32, 1, {300}, 1, {0}, 1, false, 0, 1, 1, 1, 0,
+     0},
+    {"tiny: bf16 norm p=1, 2000", RT_OP_NORM, RT_BF16, RT_BF16, 1, {2000}, 1, {0}, 0, false, 1, 1, 1,
+     1, 0, 0},
+    {"tiny: f64 norm p=inf, 700", RT_OP_NORM, RT_F64, RT_F64, 1, {700}, 1, {0}, 1, false, INFINITY, 1,
+     1, 1, 0, 0},
+    {"tiny: f32 norm p=-inf, 700", RT_OP_NORM, RT_F32, RT_F32, 1, {700}, 1, {0}, 0, false, -INFINITY,
+     1, 1, 1, 0, 0},
+    {"tiny: bool any, 16384", RT_OP_ANY, RT_BOOL, RT_BOOL, 1, {16384}, 1, {0}, 0, false, 0, 1, 1, 1,
+     0, 0},
+    {"tiny: u8 all, 1000, misaligned", RT_OP_ALL, RT_U8, RT_BOOL, 1, {1000}, 1, {0}, 5, false, 0, 1,
+     1, 1, 0, 0},
+    {"tiny: f32 any, 100", RT_OP_ANY, RT_F32, RT_BOOL, 1, {100}, 1, {0}, 0, false, 0, 1, 1, 1, 0, 0},
+    /* Several dims that coalesce into one run: TINY too. */
+    {"tiny: f32 sum over all of [8,16,32]", RT_OP_SUM, RT_F32, RT_F32, 3, {8, 16, 32}, 0, {0}, 1,
+     false, 0, 1, 1, 1, 0, 0},
+};
+
+static void test_tiny(void **state) {
+    (void)state;
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    const size_t n = sizeof k_tiny / sizeof k_tiny[0];
+    for (size_t i = 0; i < n; i++) {
+        const branch_case *b = &k_tiny[i];
+        run_tuned_case(b, 0x71a1e000ull + i, 0, ANY_OF, &d);
+        rt_case c;
+        make_branch_case(&c, b, 0x71a1e000ull + i);
+        assert_int_equal(dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL), RT_OK);
+        const rt__launch_config cfg = case_config(g_gpu, &c, &d, RT_POLICY_TUNED);
+        if (cfg.kernel != RT__KERNEL_TINY)
+            fail_msg("%s: TUNED did not choose the TINY kernel", b->name);
+        rt_case_free(&c);
+    }
+    dev_case_free(&d);
+    print_message("tiny cases: %zu, each twice on TUNED and once on COMPAT\n", n);
+}
+
 /* Ties and NaNs in arg-reductions: the lowest index wins whatever the
-   reduction order, NaN beats every number (vectorized and global paths). */
+   reduction order, NaN beats every number (vectorized and global paths,
+   and the TINY kernel), on both policies. */
 static void test_arg_ties_and_nan(void **state) {
     (void)state;
     dev_case d;
     memset(&d, 0, sizeof d);
-    const int64_t shape[1] = {1 << 20};
     const int dims[1] = {0};
-    for (int variant = 0; variant < 4; variant++) {
+    /* 2^20 elements: split over blocks; 1000: the TINY kernel. */
+    const int64_t sizes[2] = {1 << 20, 1000};
+    const int64_t ats[2][4] = {{777777, 3, 500000, 1048575}, {777, 3, 500, 999}};
+    for (int variant = 0; variant < 8; variant++) {
         rt_case c;
         rt_op op = variant % 2 ? RT_OP_ARGMIN : RT_OP_ARGMAX;
-        make_case(&c, op, RT_F32, RT_I64, 1, shape, dims, 1, variant, false, 0x71e5ull + variant);
+        const int64_t shape[1] = {sizes[variant / 4]};
+        make_case(&c, op, RT_F32, RT_I64, 1, shape, dims, 1, variant % 4, false,
+                  0x71e5ull + variant);
         float *x = (float *)c.in.data;
         /* The extreme value at several far-apart indices (ties), or NaNs. */
-        float v = variant < 2 ? (op == RT_OP_ARGMAX ? 7.0f : -7.0f) : NAN;
-        const int64_t at[] = {777777, 3, 500000, 1048575};
+        float v = variant % 4 < 2 ? (op == RT_OP_ARGMAX ? 7.0f : -7.0f) : NAN;
+        const int64_t *at = ats[variant / 4];
         for (int k = 0; k < 4; k++)
             x[at[k]] = v;
-        rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_COMPAT, NULL);
-        check_case_gpu(&c, s, "arg ties / NaN");
-        int64_t got;
-        memcpy(&got, c.out.data, sizeof got);
-        assert_int_equal(got, 3);
+        const rt_policy policies[2] = {RT_POLICY_COMPAT, RT_POLICY_TUNED};
+        for (int pi = 0; pi < 2; pi++) {
+            rt_status s = dev_case_run(g_gpu, &c, &d, policies[pi], NULL);
+            check_case_gpu(&c, s, "arg ties / NaN");
+            int64_t got;
+            memcpy(&got, c.out.data, sizeof got);
+            assert_int_equal(got, 3);
+        }
         rt_case_free(&c);
     }
     dev_case_free(&d);
@@ -860,6 +957,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_branches),
         cmocka_unit_test(test_tuned_paths),
+        cmocka_unit_test(test_tiny),
         cmocka_unit_test(test_arg_ties_and_nan),
         cmocka_unit_test(test_minmax_nan_inf),
         cmocka_unit_test(test_rows),

@@ -51,6 +51,7 @@ typedef struct split_case {
     bool idx;
     int64_t limit;
     bool reduced_split; /* some output's inputs span several pieces */
+    bool tiny;          /* every piece runs on the TINY kernel (TUNED) */
 } split_case;
 
 static const split_case k_splits[] = {
@@ -84,7 +85,48 @@ static const split_case k_splits[] = {
     {"rows: var, reduced split", RT_OP_VAR, RT_F32, RT_F32, 2, {40, 60}, 1, {1}, false, 128, true},
     {"sum, both kinds of split", RT_OP_SUM, RT_F32, RT_F32, 3, {64, 40, 30}, 2, {0, 2}, false, 500,
      true},
+    /* A full reduction cut into runs of at most 1000 elements, each one
+       output's piece on the TINY kernel: ACC states merged, indices
+       shifted by each piece's base. */
+    {"tiny: sum, pieces of one run", RT_OP_SUM, RT_F32, RT_F32, 1, {3500}, 1, {0}, false, 1000, true,
+     true},
+    {"tiny: argmax, pieces of one run", RT_OP_ARGMAX, RT_F32, RT_I64, 1, {3500}, 1, {0}, false, 1000,
+     true, true},
+    {"tiny: min with indices, pieces", RT_OP_MIN, RT_F64, RT_F64, 1, {2500}, 1, {0}, true, 1000, true,
+     true},
+    {"tiny: var, pieces of one run", RT_OP_VAR, RT_F32, RT_F32, 1, {3500}, 1, {0}, false, 1000, true,
+     true},
 };
+
+/* Whether every piece of `limit` runs on the TINY kernel. */
+typedef struct tiny_check {
+    const rt__op_traits *traits;
+    const rt__device_props *props;
+    int pieces, tiny;
+} tiny_check;
+
+static rt_status count_tiny(void *user, const rt__iter *piece, bool first, bool last) {
+    (void)first;
+    (void)last;
+    tiny_check *tc = user;
+    rt__launch_config cfg;
+    RT_FORWARD_IF_ERROR(rt__config_compute(piece, tc->traits, tc->props, RT_POLICY_TUNED, &cfg));
+    tc->pieces++;
+    tc->tiny += cfg.kernel == RT__KERNEL_TINY;
+    return RT_OK;
+}
+
+static void expect_tiny_pieces(const rt_case *c, const dev_case *d, int64_t limit) {
+    rt__problem pb;
+    rt__iter it;
+    case_iter(g_gpu, c, d, RT_POLICY_TUNED, &pb, &it);
+    rt__op_traits traits;
+    assert_int_equal(rt__cuda_op_traits(g_gpu, &pb, &traits), RT_OK);
+    tiny_check tc = {&traits, rt__cuda_props(g_gpu), 0, 0};
+    assert_int_equal(rt__iter_for_each_piece(&it, limit, count_tiny, &tc), RT_OK);
+    assert_true(tc.pieces > 1);
+    assert_int_equal(tc.tiny, tc.pieces);
+}
 
 static void test_split_limit(void **state) {
     (void)state;
@@ -105,6 +147,8 @@ static void test_split_limit(void **state) {
             assert_true(pc.partial > 0);
         else
             assert_int_equal(pc.partial, 0);
+        if (sc->tiny)
+            expect_tiny_pieces(&c, &d, sc->limit);
 
         assert_int_equal(rt__context_set_split_limit(g_gpu, sc->limit), RT_OK);
         s = dev_case_run(g_gpu, &c, &d, RT_POLICY_DEFAULT, NULL);

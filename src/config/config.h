@@ -77,9 +77,20 @@ typedef enum rt__kernel_kind {
        per row or a shared-memory tile of packed rows (reduce_rows.cuh,
        chosen by tuned_rows.c). Uses block[0], grid[0], num_threads,
        shared_memory_bytes and the rows_* fields; no mults, no staging. */
-    RT__KERNEL_ROWS = 1
+    RT__KERNEL_ROWS = 1,
+    /* One block of whole warps reduces one contiguous run of at most
+       RT__TINY_MAX_BYTES to one output (reduce_tiny.cuh, chosen by
+       tuned_tiny.c): the full reduction of a small tensor. Uses block[0]
+       only; its shared memory is static, no staging. */
+    RT__KERNEL_TINY = 2
     /* TUNED adds kinds here with their measurements. */
 } rt__kernel_kind;
+
+/* The TINY kernel's largest block (its launch bound) and the largest run
+   the config gives it, in bytes: read by the config (tuned_tiny.c), its
+   check (cuda_args.c) and the kernel (reduce_tiny.cuh). */
+#define RT__TINY_MAX_THREADS 256
+#define RT__TINY_MAX_BYTES 16384
 
 /* The widest vector (bytes) a kernel reads on the contiguous path: 4
    eight-byte elements. */

@@ -46,6 +46,8 @@ static const char *kernel_name(rt__kernel_kind k) {
         return "general";
     case RT__KERNEL_ROWS:
         return "rows";
+    case RT__KERNEL_TINY:
+        return "tiny";
     }
     return "unknown";
 }

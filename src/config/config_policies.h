@@ -51,6 +51,13 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
 bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, rt__launch_config *cfg);
 
+/* The TINY kernel for the full reduction of a small contiguous run
+   (tuned_tiny.c): returns true and fills every field of *cfg (policy
+   TUNED, kernel RT__KERNEL_TINY) when it takes the iter, false and leaves
+   *cfg alone otherwise. */
+bool rt__config_tuned_tiny(const rt__iter *it, const rt__op_traits *op,
+                           const rt__device_props *dev, rt__launch_config *cfg);
+
 /* Fills the derived fields (grid, num_threads, shared_memory_bytes,
    staging_bytes, semaphore_count) from the block, mults, steps, ctas and
    vector widths already set, with PyTorch's formulas (config.c). */

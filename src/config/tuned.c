@@ -240,8 +240,11 @@ static void reshape_row_blocks(const rt__iter *it, const rt__op_traits *op,
 
 rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, rt__launch_config *cfg) {
-    /* Short and medium contiguous rows have their own kernel kind
-       (tuned_rows.c carries its measurements). */
+    /* The full reduction of a small contiguous run, and short and medium
+       contiguous rows, have kernel kinds of their own (tuned_tiny.c and
+       tuned_rows.c carry their measurements). */
+    if (rt__config_tuned_tiny(it, op, dev, cfg))
+        return RT_OK;
     if (rt__config_tuned_rows(it, op, dev, cfg))
         return RT_OK;
     /* 1. Lift PyTorch's vt0 >= input_vec_size gate of the contiguous vector

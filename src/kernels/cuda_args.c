@@ -81,9 +81,28 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
     return RT_OK;
 }
 
+/* The TINY kernel's conditions (reduce_tiny.cuh): one output, one
+   contiguous run of at most RT__TINY_MAX_BYTES, one block of whole warps
+   within its launch bound (it reads the head and the tail, each shorter
+   than one vector of at most 16 elements, a scalar per thread). */
+static rt_status check_tiny(const rt__iter *it, const rt__launch_config *c) {
+    const int64_t elem = it->elem_size[RT__ITER_IN];
+    RT_RETURN_IF(it->num_outputs != 1 || it->ndim != 1 || it->num_reduce_dims != 1 ||
+                     it->strides[RT__ITER_IN][0] != elem ||
+                     it->inputs_per_output * elem > RT__TINY_MAX_BYTES,
+                 RT_ERR_INTERNAL);
+    RT_RETURN_IF(c->block[0] < 32 || c->block[0] > RT__TINY_MAX_THREADS || c->block[0] % 32 != 0 ||
+                     c->block[1] != 1 || c->block[2] != 1,
+                 RT_ERR_INTERNAL);
+    RT_RETURN_IF(c->grid[0] != 1 || c->grid[1] != 1 || c->grid[2] != 1, RT_ERR_INTERNAL);
+    return RT_OK;
+}
+
 rt_status rt__cuda_check_config(const rt__iter *it, const rt__launch_config *c) {
     if (c->kernel == RT__KERNEL_ROWS)
         return check_rows(it, c);
+    if (c->kernel == RT__KERNEL_TINY)
+        return check_tiny(it, c);
     const int R = it->num_reduce_dims;
     const int64_t elem = it->elem_size[RT__ITER_IN];
     const int bx = c->block[0], by = c->block[1], ovs = c->output_vec_size;
@@ -143,6 +162,8 @@ int64_t rt__cuda_shared_bytes(const rt__launch_config *c, int acc_size) {
     const int64_t slots = (int64_t)c->block[0] * c->block[1] * c->output_vec_size;
     const bool lanes = rt__config_block_x_reduce(c) && c->block[0] > 32;
     int64_t need = 0;
+    if (c->kernel == RT__KERNEL_TINY)
+        return 0; /* static shared memory */
     if (c->kernel == RT__KERNEL_ROWS)
         need = c->rows_block ? (int64_t)(c->block[0] / 32) * c->rows_per_block * acc_size : 0;
     else if (rt__config_block_y_reduce(c) || rt__config_global_reduce(c) || lanes)
@@ -186,6 +207,22 @@ void rt__cuda_pack_iter(const rt__iter *it, rt__kernel_args *a) {
     a->num_inputs = (uint32_t)it->inputs_per_output;
     a->num_outputs = (uint32_t)it->num_outputs;
     a->index_base = it->index_base;
+}
+
+void rt__cuda_pack_tiny(const rt__iter *it, const rt__kernel_args *op, bool first, bool last,
+                        rt__tiny_args *a) {
+    a->in = it->data[RT__ITER_IN];
+    a->out = it->data[RT__ITER_OUT];
+    a->idx = it->elem_size[RT__ITER_IDX] != 0 ? it->data[RT__ITER_IDX] : NULL;
+    a->acc = it->elem_size[RT__ITER_ACC] != 0 ? it->data[RT__ITER_ACC] : NULL;
+    a->num_inputs = (uint32_t)it->inputs_per_output;
+    a->out_dtype = op->out_dtype;
+    a->first = first;
+    a->last = last;
+    a->index_base = it->index_base;
+    a->op_mode = op->op_mode;
+    a->param0 = op->param0;
+    a->param1 = op->param1;
 }
 
 void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {

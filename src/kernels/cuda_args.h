@@ -1,6 +1,7 @@
 /*
  * Host helpers of the CUDA executor (cuda_args.c): configuration checks,
- * workspace needs, and packing an iter piece into rt__kernel_args.
+ * workspace needs, and packing an iter piece into rt__kernel_args (or the
+ * TINY kernel's rt__tiny_args).
  */
 #ifndef RT_KERNELS_CUDA_ARGS_H
 #define RT_KERNELS_CUDA_ARGS_H
@@ -29,6 +30,11 @@ int64_t rt__cuda_semaphores(const rt__launch_config *c);
 /* Fills the iteration fields of *a (offset calculators, operand bases,
    counts, index_base) from a piece that fits 32-bit indexing. */
 void rt__cuda_pack_iter(const rt__iter *it, rt__kernel_args *a);
+/* Fills every field of the TINY kernel's *a from a piece of one output
+   (the run at its input base), the op fields of op (out_dtype, op_mode,
+   param0, param1) and the piece's place among the pieces. */
+void rt__cuda_pack_tiny(const rt__iter *it, const rt__kernel_args *op, bool first, bool last,
+                        rt__tiny_args *a);
 /* Fills the configuration fields of *a (mults, steps, vectorize_input). */
 void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a);
 

@@ -21,6 +21,7 @@ typedef struct plan {
     rt_context *ctx;
     const rt__kernel_entry *entry;
     rt__launch_fn rows; /* the entry's RT__KERNEL_ROWS launch */
+    rt__tiny_launch_fn tiny; /* and its RT__KERNEL_TINY one */
     rt__op_traits traits;
     rt_policy policy;
     rt__kernel_args proto; /* the op's fields; the rest is per piece */
@@ -143,8 +144,21 @@ static rt_status piece_config(const plan *p, const rt__iter *piece, piece_needs 
     return RT_OK;
 }
 
+/* The TINY kernel's launch: a small argument block, no offset calculators
+   to pack, no workspace but the ACC states of split pieces. */
+static rt_status tiny_launch(const plan *p, const rt__iter *piece, bool first, bool last,
+                             const rt__launch_config *cfg) {
+    rt__tiny_args a;
+    rt__cuda_pack_tiny(piece, &p->proto, first, last, &a);
+    RT_RETURN_IF((!first || !last) && a.acc == NULL, RT_ERR_INTERNAL);
+    RT_RETURN_IF(p->tiny == NULL, RT_ERR_INTERNAL);
+    return rt__cuda_status(p->tiny(&a, cfg, p->stream));
+}
+
 static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, bool last,
                               const piece_needs *n) {
+    if (n->cfg.kernel == RT__KERNEL_TINY)
+        return tiny_launch(p, piece, first, last, &n->cfg);
     const struct rt__cuda_state *st = p->ctx->cuda;
     RT_RETURN_IF(n->sems > st->sem_capacity || n->staging > st->staging_capacity,
                  RT_ERR_INTERNAL);
@@ -204,12 +218,13 @@ static rt_status run_split(plan *p, rt__iter *it) {
    which only costs TUNED its register-aware grid. */
 static rt_status op_kernels(rt_context *ctx, const rt__problem *pb,
                             const rt__kernel_entry **entry_out, rt__launch_fn *rows,
-                            rt__op_traits *traits) {
+                            rt__tiny_launch_fn *tiny, rt__op_traits *traits) {
     const rt__family fam = family_of(pb);
     const rt__kernel_entry *entry = rt__kernel_lookup(fam, pb->in.dtype);
     RT_RETURN_IF(entry == NULL, RT_ERR_UNSUPPORTED);
     *entry_out = entry;
     *rows = rt__rows_lookup(fam, pb->in.dtype);
+    *tiny = rt__tiny_lookup(fam, pb->in.dtype);
     *traits = rt__op_traits_for(pb->op, pb->in.dtype, pb->out.dtype, pb->has_indices, pb->p);
     int16_t *cached = ctx->cuda->kernel_regs[fam][pb->in.dtype];
     if (cached[0] == 0) {
@@ -226,14 +241,15 @@ static rt_status op_kernels(rt_context *ctx, const rt__problem *pb,
 rt_status rt__cuda_op_traits(rt_context *ctx, const rt__problem *pb, rt__op_traits *traits) {
     const rt__kernel_entry *entry;
     rt__launch_fn rows;
-    return op_kernels(ctx, pb, &entry, &rows, traits);
+    rt__tiny_launch_fn tiny;
+    return op_kernels(ctx, pb, &entry, &rows, &tiny, traits);
 }
 
 static rt_status run_reduce(rt_context *ctx, const rt__problem *pb, rt__iter *it) {
     plan p;
     memset(&p, 0, sizeof p);
     p.ctx = ctx;
-    RT_FORWARD_IF_ERROR(op_kernels(ctx, pb, &p.entry, &p.rows, &p.traits));
+    RT_FORWARD_IF_ERROR(op_kernels(ctx, pb, &p.entry, &p.rows, &p.tiny, &p.traits));
     p.policy = pb->policy;
     p.stream = (cudaStream_t)ctx->stream;
     op_fields(pb, &p.proto);

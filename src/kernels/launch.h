@@ -209,6 +209,38 @@ RT__FOR_EACH_KERNEL(RT__DECLARE_ROWS_ENTRY)
 rt__launch_fn rt__rows_lookup(rt__family family, rt_dtype in_dtype);
 
 /*
+ * The TINY kernel's argument block (RT__KERNEL_TINY, reduce_tiny.cuh): one
+ * block reduces one contiguous run of elements to one output, so it needs
+ * none of rt__kernel_args' offset calculators, and a launch copies ~72
+ * bytes of parameters instead of ~900. Pointers are the elements' own
+ * addresses (the piece's data pointers: a single output has no offsets).
+ */
+typedef struct rt__tiny_args {
+    const char *in;       /* element 0 of the run */
+    char *out;            /* the output element */
+    char *idx;            /* its int64 index (min/max with indices), or NULL */
+    char *acc;            /* its state across split pieces, or NULL */
+    uint32_t num_inputs;  /* elements in the run (>= 1) */
+    int out_dtype;        /* rt_dtype of `out` */
+    int first, last;      /* as in rt__kernel_args */
+    int64_t index_base;   /* added to indices (split pieces) */
+    int op_mode;          /* RT__MODE_* / RT__NORM_* */
+    double param0, param1; /* as in rt__kernel_args */
+} rt__tiny_args;
+
+/* Launches the TINY kernel: one block of cfg->block[0] threads. */
+typedef cudaError_t (*rt__tiny_launch_fn)(const rt__tiny_args *args, const rt__launch_config *cfg,
+                                          cudaStream_t stream);
+
+/* The TINY launch of each (family, dtype), stamped from the same list;
+   rt__tiny_lookup gives NULL if none. */
+#define RT__DECLARE_TINY_ENTRY(fam, FAM, sfx, DT)                                                  \
+    extern const rt__tiny_launch_fn rt__tiny_##fam##_##sfx;
+RT__FOR_EACH_KERNEL(RT__DECLARE_TINY_ENTRY)
+#undef RT__DECLARE_TINY_ENTRY
+rt__tiny_launch_fn rt__tiny_lookup(rt__family family, rt_dtype in_dtype);
+
+/*
  * Writes `value` (converted to out_dtype; bool: value != 0) to each of the
  * args->num_outputs outputs, at the OUT offsets of the output calculator:
  * the result of reducing an empty dim (fill.cu). An elementwise fill, not

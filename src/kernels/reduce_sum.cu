@@ -4,7 +4,9 @@
  * (RT__FOR_EACH_KERNEL in launch.h lists the rows).
  */
 #include "reduce_rows.cuh"
+#include "reduce_tiny.cuh"
 
 #define RT__OP_SUM(T) rt::SumOp<T>
 RT__KERNELS_SUM(RT__DEFINE_KERNEL_ENTRY)
 RT__KERNELS_SUM(RT__DEFINE_ROWS_ENTRY)
+RT__KERNELS_SUM(RT__DEFINE_TINY_ENTRY)

@@ -1,0 +1,65 @@
+/*
+ * TUNED, TINY kernel (reduce_tiny.cuh): the full reduction of a small
+ * tensor, every reduced dim coalesced into one contiguous run (input
+ * stride == element size) of at most RT__TINY_MAX_BYTES, to one output.
+ *
+ * These calls are latency: a launch, one round of loads, a block reduce.
+ * Before this kernel they ran through the general kernel (one block of up
+ * to 512 threads) or, for runs of up to 64 elements, the ROWS kernel
+ * (256 threads for one row). H100, bench/NOTES.md v1.10: CUB's
+ * DeviceReduce::Sum took 3.0-3.2 us of GPU time on 256 floats (its
+ * single-tile kernel, 256 threads x 16 items at most) against our general
+ * kernel's 4.0-4.2 us (ncu), and from C the whole call cost 5.8 us
+ * against our 9.3 (rt_bench, the host's time included); the general
+ * kernel's size and its 900-byte argument block are the suspects, which
+ * the TINY kernel drops.
+ *
+ * The block: enough threads that each loads at most TINY_LOADS 16-byte
+ * vectors, rounded up to whole warps: 1 KB is one warp, 16 KiB 256
+ * threads x 4 vectors (CUB's single tile, 256 threads x 16 floats).
+ */
+#include "config_policies.h"
+
+enum {
+    /* 16-byte vectors a thread loads before any fold: the general
+       kernel's loads in flight for 4-byte states (reduce_ops.cuh). */
+    TINY_LOADS = 4,
+    TINY_VECTOR_BYTES = 16
+};
+
+bool rt__config_tuned_tiny(const rt__iter *it, const rt__op_traits *op,
+                           const rt__device_props *dev, rt__launch_config *cfg) {
+    const int64_t elem = op->input_size;
+    if (it->num_outputs != 1 || it->ndim != 1 || it->num_reduce_dims != 1 ||
+        it->strides[RT__ITER_IN][0] != elem)
+        return false;
+    const int64_t bytes = it->inputs_per_output * elem;
+    if (bytes > RT__TINY_MAX_BYTES)
+        return false;
+    const int warp = dev->warp_size;
+    const int64_t vectors = rt__div_up(bytes, TINY_VECTOR_BYTES);
+    int64_t threads = rt__div_up(rt__div_up(vectors, TINY_LOADS), warp) * warp;
+    threads = rt__min64(rt__max64(threads, warp), RT__TINY_MAX_THREADS);
+
+    rt__launch_config c = {0};
+    c.policy = RT_POLICY_TUNED;
+    c.kernel = RT__KERNEL_TINY;
+    c.block[0] = (int)threads;
+    c.block[1] = c.block[2] = 1;
+    c.grid[0] = c.grid[1] = c.grid[2] = 1;
+    c.num_threads = (int)threads;
+    /* The lanes split the run (block_x_reduce); nothing else does. */
+    c.input_mult[0] = 1;
+    c.step_input = (int)threads;
+    c.step_output = 1;
+    c.ctas_per_output = 1;
+    c.vectorize_input = true;
+    /* (The kernel reads its op's own vectors, Op::input_vec elements:
+       16 bytes for most ops.) */
+    c.input_vec_size = op->input_vec_size;
+    c.output_vec_size = 1;
+    c.vt0 = op->vt0;
+    c.max_threads = RT__TINY_MAX_THREADS;
+    *cfg = c;
+    return true;
+}
