@@ -24,6 +24,11 @@
 # torch.compile too: compile.log, compile.json; "_" is every case),
 # COMPILE_WARM_JOBS (default 8: processes that compile those cases first, in
 # parallel, to fill Inductor's caches; 0: none),
+# HOST_BENCH=1 (host_bench alone: where a tiny call's host time goes,
+# host_bench.txt), NCU_FILTER (rt_bench case filter: those cases' kernels
+# and CUB's single-tile kernel under Nsight Compute, GPU time and active
+# cycles per launch in launch order, ncu.txt; NCU_KERNELS overrides the
+# kernel-name regex),
 # CMOCKA_ROOT (a prefix with include/cmocka.h and lib*/libcmocka.so*, for a
 # machine without libcmocka-dev; ./.cmocka is tried too), BENCH_ARGS (extra
 # rt_bench arguments, default --quick), COMPARE_ARGS (default --no-compile).
@@ -169,6 +174,38 @@ if [ "$BUILD_OK" = OK ] && [ "${BENCH_COMPAT:-0}" = 1 ] && [ -x "$BUILD/bench/rt
         --policy compat --json "$OUT/bench_compat.json" || true
     [ -x "$BUILD/bench/host_bench" ] && run_for 60 "$OUT/bench_compat.log" "$BUILD/bench/host_bench"
 fi
+if [ "$BUILD_OK" = OK ] && [ "${HOST_BENCH:-0}" = 1 ] && [ -x "$BUILD/bench/host_bench" ]; then
+    run_for 90 "$OUT/host_bench.txt" "$BUILD/bench/host_bench" || true
+fi
+if [ "$BUILD_OK" = OK ] && [ -n "${NCU_FILTER:-}" ] && [ -x "$BUILD/bench/rt_bench" ]; then
+    if command -v ncu >/dev/null 2>&1; then
+        # ncu flushes the caches before each profiled kernel (its default):
+        # cold-code, cold-data GPU times. The ceilings' CUB sum comes first.
+        run_for 150 "$OUT/ncu.raw" ncu --csv --metrics gpu__time_duration.sum,sm__cycles_active.max \
+            -k "regex:${NCU_KERNELS:-tiny_kernel|reduce_kernel|rows_|SingleTile}" --launch-count 300 \
+            "$BUILD/bench/rt_bench" --filter "$NCU_FILTER" --quick --reps 5 --no-check || true
+        python3 - "$OUT/ncu.raw" >"$OUT/ncu.txt" <<'PY' || true
+import csv, re, sys
+rows = {}
+for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"')):
+    if r[0] == "ID":
+        head = {k: i for i, k in enumerate(r)}
+        continue
+    k = int(r[head["ID"]])
+    name = re.sub(r"\(.*", "", r[head["Kernel Name"]])[:60]
+    d = rows.setdefault(k, {"name": name, "grid": r[head["Grid Size"]],
+                            "block": r[head["Block Size"]]})
+    d[r[head["Metric Name"]]] = r[head["Metric Value"]]
+print("launch kernel grid block gpu_time(ns|us) active_cycles")
+for k in sorted(rows):
+    d = rows[k]
+    print(k, d["name"], d["grid"], d["block"], d.get("gpu__time_duration.sum", "-"),
+          d.get("sm__cycles_active.max", "-"))
+PY
+    else
+        echo "gpu-check: ncu not found" >"$OUT/ncu.txt"
+    fi
+fi
 if [ "$BUILD_OK" = OK ] && [ -n "${COMPILE_FILTERS:-}" ] && [ -f "$ROOT/bench/compare_torch.py" ]; then
     : >"$OUT/compile.log"
     # Inductor keeps what it compiles in on-disk caches (one per build
@@ -223,7 +260,7 @@ PY
 fi
 # The device tool brings back 8 files: pack the secondary logs into one.
 (cd "$OUT" && tar czf logs.tgz --remove-files $(ls build.log memcheck.log racecheck.log \
-    bench_compat.log bench_compat.json compile_warm.log 2>/dev/null)) || true
+    bench_compat.log bench_compat.json compile_warm.log ncu.raw 2>/dev/null)) || true
 
 # ---- summary (last) -------------------------------------------------------------------
 TOTAL_SECS=$(($(date +%s) - START))
