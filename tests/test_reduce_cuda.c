@@ -293,8 +293,9 @@ static const rows_case k_rows[] = {
      -INFINITY, 1, 0},
     {"tile std keepdim, L=31", RT_OP_STD, RT_F32, RT_F32, 1, 777, 31, 31, 0, false, true, 1, 1, 0},
     {"tile i8 argmin, L=64", RT_OP_ARGMIN, RT_I8, RT_I64, 1, 1500, 64, 64, 7, false, false, 0, 1, 0},
-    {"direct i16 any, one row", RT_OP_ANY, RT_I16, RT_BOOL, 1, 1, 40, 40, 0, false, false, 0, 0,
-     ANY_OF},
+    /* (One contiguous row is a full reduction: the TINY kernel's.) */
+    {"direct i16 any, two sliced rows", RT_OP_ANY, RT_I16, RT_BOOL, 1, 2, 40, 48, 0, false, false, 0,
+     0, ANY_OF},
     {"direct f32 sum, sliced 32 of 64", RT_OP_SUM, RT_F32, RT_F32, 1, 500, 32, 64, 0, false, false, 0,
      0, 1},
     {"direct f32 sum, sliced 33 of 40", RT_OP_SUM, RT_F32, RT_F32, 1, 500, 33, 40, 1, false, false, 0,
@@ -616,22 +617,26 @@ static const branch_case k_tuned[] = {
      false, 0, 0, 1, 1, ANY_OF, ANY_OF},
     /* Few outputs, long outer reductions: hundreds of blocks per tile and
        a last block that folds their partials in batches (tail_loads),
-       with a remainder. */
+       with a remainder. The sums take fewer outputs a thread under rule 8
+       (132 SMs, the kernels' sm_90 registers: rt_explain --kernel-regs
+       32,46,55 for f32, 38,53,70 for i32). */
     {"tuned: 64 column sums, many blocks", RT_OP_SUM, RT_F32, RT_F32, 2, {200003, 64}, 1, {0}, 0,
-     false, 0, 0, 4, 0, 1, 1},
+     false, 0, 0, 1, 0, 1, 1},
     {"tuned: 100 column means, many blocks", RT_OP_MEAN, RT_F32, RT_F32, 2, {100001, 100}, 1, {0}, 0,
-     false, 0, 0, 4, 0, 1, 1},
+     false, 0, 0, 2, 0, 1, 1},
     {"tuned: 64 column argmax, many blocks", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {100003, 64}, 1, {0}, 0,
      false, 0, 0, 1, 0, 1, 1},
     {"tuned: 64 column max with indices, many blocks", RT_OP_MAX, RT_F32, RT_F32, 2, {100003, 64}, 1,
      {0}, 0, true, 0, 0, 1, 0, 1, 1},
     {"tuned: 64 column i32 sums, many blocks", RT_OP_SUM, RT_I32, RT_I64, 2, {100003, 64}, 1, {0}, 0,
-     false, 0, 0, 4, 0, 1, 1},
+     false, 0, 0, 1, 0, 1, 1},
     /* The p = 2 norm's own kernel (Norm2Op) on every path. */
     {"tuned: f16 norm p=2, one long row", RT_OP_NORM, RT_F16, RT_F16, 1, {300001}, 1, {0}, 5, false,
      2, 1, 1, 1, 1, 1},
+    /* (Rule 8: one output a thread, 8-byte states folding one partial a
+       trip.) */
     {"tuned: f64 norm p=2 columns", RT_OP_NORM, RT_F64, RT_F64, 2, {5000, 64}, 1, {0}, 0, false, 2,
-     0, 4, 0, 1, ANY_OF},
+     0, 1, 0, 1, ANY_OF},
     {"tuned: bf16 norm p=2, nd vectors", RT_OP_NORM, RT_BF16, RT_F32, 4, {8, 33, 6, 48}, 2, {1, 3},
      0, false, 2, 1, 1, 1, ANY_OF, ANY_OF},
     {"tuned: norm p=2, general offsets", RT_OP_NORM, RT_F32, RT_F32, 4, {100, 7, 50, 9}, 2, {0, 2}, 0,
@@ -763,7 +768,7 @@ static void test_tuned_paths(void **state) {
    vectors; lengths below one vector, at a block's batch and just past it,
    misaligned starts (elements past a 16-byte boundary), every op family. */
 static const branch_case k_tiny[] = {
-    {"tiny: f32 sum, 1 element", RT_OP_SUM, RT_F32, RT_F32, 1, {1}, 1, {0}, 0, false, 0, 1, 1, 1, 0,
+    {"tiny: f32 sum, 2 elements", RT_OP_SUM, RT_F32, RT_F32, 1, {2}, 1, {0}, 0, false, 0, 1, 1, 1, 0,
      0},
     {"tiny: f32 sum, 3, misaligned", RT_OP_SUM, RT_F32, RT_F32, 1, {3}, 1, {0}, 3, false, 0, 1, 1, 1,
      0, 0},
