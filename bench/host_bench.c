@@ -4,7 +4,8 @@
  * host stage of that call alone: validation (rt__problem_init, with its
  * pointer checks), the iteration space, the launch configuration, and the
  * runtime calls the call makes (cudaPointerGetAttributes, cudaGetDevice,
- * cudaGetLastError); then, enqueued without a sync, the executor alone on
+ * cudaGetLastError; and the driver's cuPointerGetAttributes for the same
+ * question); then, enqueued without a sync, the executor alone on
  * the validated problem, its kernel launch alone (packed once), CUB's
  * DeviceReduce::Sum on the same 256 floats, and empty kernels through each
  * launch path. Prints one line per stage, ns per call (median of 5
@@ -83,7 +84,7 @@ static void st_execute(job *j) {
 }
 static void st_launch_real(job *j) {
     if (j->real_tiny != NULL)
-        j->sink += j->real_tiny(&j->real_tiny_args, &j->real_cfg, 0);
+        j->sink += j->real_tiny(&j->real_tiny_args, &j->real_cfg, 0, j->ctx->device_index);
     else
         j->sink += j->real_launch(&j->real_args, &j->real_cfg, j->real_smem, 0);
 }
@@ -93,6 +94,10 @@ static void st_cub(job *j) {
 static void st_attr(job *j) {
     struct cudaPointerAttributes a;
     j->sink += cudaPointerGetAttributes(&a, j->dev);
+}
+int rt_bench_driver_pointer_attrs(const void *p); /* host_kernels.cu */
+static void st_attr_driver(job *j) {
+    j->sink += rt_bench_driver_pointer_attrs(j->dev);
 }
 static void st_getdev(job *j) {
     int d;
@@ -225,6 +230,7 @@ int main(void) {
         {"  rt__iter_build", st_iter, false},
         {"  rt__config_compute", st_config, false},
         {"  cudaPointerGetAttributes", st_attr, false},
+        {"  cuPointerGetAttributes (3, driver)", st_attr_driver, false},
         {"  cudaGetDevice", st_getdev, false},
         {"  cudaGetLastError", st_lasterr, false},
     };

@@ -4,19 +4,27 @@
  * stride == element size) of at most RT__TINY_MAX_BYTES, to one output.
  *
  * These calls are latency: a launch, one round of loads, a block reduce.
- * Before this kernel they ran through the general kernel (one block of up
- * to 512 threads) or, for runs of up to 64 elements, the ROWS kernel
- * (256 threads for one row). H100, bench/NOTES.md v1.10: CUB's
- * DeviceReduce::Sum took 3.0-3.2 us of GPU time on 256 floats (its
- * single-tile kernel, 256 threads x 16 items at most) against our general
- * kernel's 4.0-4.2 us (ncu), and from C the whole call cost 5.8 us
- * against our 9.3 (rt_bench, the host's time included); the general
- * kernel's size and its 900-byte argument block are the suspects, which
- * the TINY kernel drops.
+ * They ran through the general kernel (one block of up to 512 threads) or,
+ * for runs of up to 64 elements, the ROWS kernel (256 threads for one
+ * row), whose size (reduce_kernel<SumOp<float>, 1>: 4384 SASS
+ * instructions, CUB's single-tile kernel ~1000) and 900-byte argument
+ * block the TINY kernel drops. H100, ncu (caches flushed before each
+ * kernel), GPU time of f32 full sums, medians of 7-8 launches
+ * (bench/NOTES.md v1.11, device run 1; v1.10 run 2 for the general kernel):
+ *                   general kernel   TINY               CUB single tile
+ *     256 floats    4.00-4.16 us     3.44 (32 threads)  3.46
+ *     4 KB              -            3.54 (64)          4.42
+ *     16 KB         4.38-4.54        3.76 (256)         3.68
+ * A call of these sizes is bound by the host's launch path more than by
+ * the GPU (rt_bench brackets both: 4.3-6.5 us a call, CUB 4.4-6.0, the
+ * general kernel's 64 KB 6.8).
  *
  * The block: enough threads that each loads at most TINY_LOADS 16-byte
  * vectors, rounded up to whole warps: 1 KB is one warp, 16 KiB 256
- * threads x 4 vectors (CUB's single tile, 256 threads x 16 floats).
+ * threads x 4 vectors (CUB's single tile, 256 threads x 16 floats). Runs
+ * over 16 KiB keep the general kernel (one block of 512 threads, then a
+ * block split from 16 vectors a thread: tuned.c MIN_LOADS_TO_SPLIT); the
+ * TINY kernel above 16 KiB is unmeasured.
  */
 #include "config_policies.h"
 

@@ -152,7 +152,7 @@ static rt_status tiny_launch(const plan *p, const rt__iter *piece, bool first, b
     rt__cuda_pack_tiny(piece, &p->proto, first, last, &a);
     RT_RETURN_IF((!first || !last) && a.acc == NULL, RT_ERR_INTERNAL);
     RT_RETURN_IF(p->tiny == NULL, RT_ERR_INTERNAL);
-    return rt__cuda_status(p->tiny(&a, cfg, p->stream));
+    return rt__cuda_status(p->tiny(&a, cfg, p->stream, p->ctx->device_index));
 }
 
 static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, bool last,

@@ -228,9 +228,11 @@ typedef struct rt__tiny_args {
     double param0, param1; /* as in rt__kernel_args */
 } rt__tiny_args;
 
-/* Launches the TINY kernel: one block of cfg->block[0] threads. */
+/* Launches the TINY kernel: one block of cfg->block[0] threads, on the
+   current device, whose ordinal is `device` (the executor has just made
+   it current: the launch need not ask the runtime again). */
 typedef cudaError_t (*rt__tiny_launch_fn)(const rt__tiny_args *args, const rt__launch_config *cfg,
-                                          cudaStream_t stream);
+                                          cudaStream_t stream, int device);
 
 /* The TINY launch of each (family, dtype), stamped from the same list;
    rt__tiny_lookup gives NULL if none. */

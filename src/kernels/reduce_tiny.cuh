@@ -112,13 +112,14 @@ __global__ void __launch_bounds__(RT__TINY_MAX_THREADS)
 /* One block of c->block[0] threads; cudaErrorInvalidValue for a block the
    kernel cannot run (not whole warps, or over its launch bound). */
 template <typename Op>
-cudaError_t launch_tiny(const rt__tiny_args *a, const rt__launch_config *c, cudaStream_t stream) {
+cudaError_t launch_tiny(const rt__tiny_args *a, const rt__launch_config *c, cudaStream_t stream,
+                        int device) {
     const int threads = c->block[0];
     if (threads < 32 || threads > RT__TINY_MAX_THREADS || threads % 32 != 0)
         return cudaErrorInvalidValue;
     void *params[] = {const_cast<rt__tiny_args *>(a)};
     return launch_fast<tiny_kernel<Op>>(dim3(1, 1, 1), dim3((unsigned)threads, 1, 1), 0, stream,
-                                        params);
+                                        params, device);
 }
 
 } // namespace rt
