@@ -31,8 +31,7 @@ typedef struct rt__bench_env {
     int warmup;          /* untimed calls before them */
     int host_calls;      /* calls per host-overhead measurement */
     bool check;
-    cudaEvent_t *events; /* 2 * RT__BENCH_MAX_INTERLEAVED * reps: a start and a stop
-                            per timed call */
+    cudaEvent_t *events; /* 2 * reps: a start and a stop per timed call */
     /* The ceiling kernel's scratch and its rotation pool (grown on demand),
        and the cache of read ceilings by byte count. */
     float *block_sums;
@@ -93,12 +92,6 @@ double rt__bench_median(double *v, int n);
  */
 cudaError_t rt__bench_time(rt__bench_env *env, rt__bench_call call, void *state, int nslots,
                            double *median_us, double *min_us);
-/* The same for n (1 .. RT__BENCH_MAX_INTERLEAVED) calls that take turns:
-   each rep times calls[0] on the slot, then calls[1], ...; median_us[k]
-   and min_us[k] are calls[k]'s. env->events holds 2 * n * reps events. */
-enum { RT__BENCH_MAX_INTERLEAVED = 2 };
-cudaError_t rt__bench_time_pair(rt__bench_env *env, const rt__bench_call *calls, void *const *states,
-                                int n, int nslots, double *median_us, double *min_us);
 /* The streaming-read ceiling in GB/s for `bytes` (cached per byte count);
    0 when it could not be measured. */
 double rt__bench_read_ceiling(rt__bench_env *env, size_t bytes);

@@ -31,36 +31,26 @@ double rt__bench_median(double *v, int n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-cudaError_t rt__bench_time_pair(rt__bench_env *env, const rt__bench_call *calls, void *const *states,
-                                int n, int nslots, double *median_us, double *min_us) {
-    if (n < 1 || n > RT__BENCH_MAX_INTERLEAVED)
-        return cudaErrorInvalidValue;
+cudaError_t rt__bench_time(rt__bench_env *env, rt__bench_call call, void *state, int nslots,
+                           double *median_us, double *min_us) {
     int slot = 0;
     for (int i = 0; i < env->warmup; ++i) {
-        for (int k = 0; k < n; ++k)
-            if (calls[k](states[k], slot) != 0)
-                return cudaErrorUnknown;
+        if (call(state, slot) != 0)
+            return cudaErrorUnknown;
         slot = (slot + 1) % nslots;
     }
     cudaError_t e = cudaStreamSynchronize(env->stream);
     if (e != cudaSuccess)
         return e;
     /* No sync between calls: the queue stays full, so for anything longer
-       than a launch the events bracket GPU time only. With n > 1 the
-       calls take turns, rep by rep, on the same slot: where the host's
-       launch path is the limit (a few microseconds a call, whose cost
-       drifts over a run, bench/NOTES.md v1.11), every contender sees the
-       same drift. */
+       than a launch the events bracket GPU time only. */
     for (int r = 0; r < env->reps; ++r) {
-        for (int k = 0; k < n; ++k) {
-            cudaEvent_t *ev = &env->events[2 * (r * n + k)];
-            if ((e = cudaEventRecord(ev[0], env->stream)) != cudaSuccess)
-                return e;
-            if (calls[k](states[k], slot) != 0)
-                return cudaErrorUnknown;
-            if ((e = cudaEventRecord(ev[1], env->stream)) != cudaSuccess)
-                return e;
-        }
+        if ((e = cudaEventRecord(env->events[2 * r], env->stream)) != cudaSuccess)
+            return e;
+        if (call(state, slot) != 0)
+            return cudaErrorUnknown;
+        if ((e = cudaEventRecord(env->events[2 * r + 1], env->stream)) != cudaSuccess)
+            return e;
         slot = (slot + 1) % nslots;
     }
     if ((e = cudaStreamSynchronize(env->stream)) != cudaSuccess)
@@ -68,25 +58,17 @@ cudaError_t rt__bench_time_pair(rt__bench_env *env, const rt__bench_call *calls,
     double *t = malloc((size_t)env->reps * sizeof(double));
     if (t == NULL)
         return cudaErrorMemoryAllocation;
-    for (int k = 0; k < n && e == cudaSuccess; ++k) {
-        for (int r = 0; r < env->reps && e == cudaSuccess; ++r) {
-            float ms = 0.0f;
-            const cudaEvent_t *ev = &env->events[2 * (r * n + k)];
-            e = cudaEventElapsedTime(&ms, ev[0], ev[1]);
-            t[r] = 1000.0 * ms;
-        }
-        if (e == cudaSuccess) {
-            median_us[k] = rt__bench_median(t, env->reps);
-            min_us[k] = t[0]; /* sorted by the median */
-        }
+    for (int r = 0; r < env->reps && e == cudaSuccess; ++r) {
+        float ms = 0.0f;
+        e = cudaEventElapsedTime(&ms, env->events[2 * r], env->events[2 * r + 1]);
+        t[r] = 1000.0 * ms;
+    }
+    if (e == cudaSuccess) {
+        *median_us = rt__bench_median(t, env->reps);
+        *min_us = t[0]; /* sorted by the median */
     }
     free(t);
     return e;
-}
-
-cudaError_t rt__bench_time(rt__bench_env *env, rt__bench_call call, void *state, int nslots,
-                           double *median_us, double *min_us) {
-    return rt__bench_time_pair(env, &call, &state, 1, nslots, median_us, min_us);
 }
 
 /* Makes the ceiling pool at least `bytes` long (contents: set once, never
