@@ -1,48 +1,45 @@
 /*
- * Host dispatch: (family, input dtype) -> the instantiation's entry, one
- * case per row of RT__FOR_EACH_KERNEL, the list the .cu files instantiate;
- * the same for the ROWS and TINY kernels' launches.
+ * Host dispatch: (family, input dtype) -> what its instantiations export,
+ * one case per row of RT__FOR_EACH_KERNEL, the list the .cu files
+ * instantiate: the general kernel's entry and the ROWS and TINY launches.
  */
 #include "launch.h"
 
-const rt__kernel_entry *rt__kernel_lookup(rt__family family, rt_dtype in_dtype) {
+typedef struct kernel_row {
+    const rt__kernel_entry *entry;
+    const rt__launch_fn *rows;
+    const rt__tiny_launch_fn *tiny;
+} kernel_row;
+
+/* The row of (family, dtype), NULL if none. */
+static const kernel_row *row_of(rt__family family, rt_dtype in_dtype) {
     if ((int)family < 0 || family >= RT__FAM_COUNT || !rt__dtype_valid(in_dtype))
         return NULL;
     switch ((int)family * RT_DTYPE_COUNT + (int)in_dtype) {
-#define RT__KERNEL_CASE(fam, FAM, sfx, DT)                                                         \
-    case RT__FAM_##FAM * RT_DTYPE_COUNT + DT:                                                      \
-        return &rt__kernel_##fam##_##sfx;
-        RT__FOR_EACH_KERNEL(RT__KERNEL_CASE)
-#undef RT__KERNEL_CASE
+#define RT__ROW_CASE(fam, FAM, sfx, DT)                                                            \
+    case RT__FAM_##FAM * RT_DTYPE_COUNT + DT: {                                                    \
+        static const kernel_row row = {&rt__kernel_##fam##_##sfx, &rt__rows_##fam##_##sfx,       \
+                                       &rt__tiny_##fam##_##sfx};                                   \
+        return &row;                                                                               \
+    }
+        RT__FOR_EACH_KERNEL(RT__ROW_CASE)
+#undef RT__ROW_CASE
     default:
         return NULL;
     }
+}
+
+const rt__kernel_entry *rt__kernel_lookup(rt__family family, rt_dtype in_dtype) {
+    const kernel_row *r = row_of(family, in_dtype);
+    return r != NULL ? r->entry : NULL;
 }
 
 rt__launch_fn rt__rows_lookup(rt__family family, rt_dtype in_dtype) {
-    if ((int)family < 0 || family >= RT__FAM_COUNT || !rt__dtype_valid(in_dtype))
-        return NULL;
-    switch ((int)family * RT_DTYPE_COUNT + (int)in_dtype) {
-#define RT__ROWS_CASE(fam, FAM, sfx, DT)                                                           \
-    case RT__FAM_##FAM * RT_DTYPE_COUNT + DT:                                                      \
-        return rt__rows_##fam##_##sfx;
-        RT__FOR_EACH_KERNEL(RT__ROWS_CASE)
-#undef RT__ROWS_CASE
-    default:
-        return NULL;
-    }
+    const kernel_row *r = row_of(family, in_dtype);
+    return r != NULL ? *r->rows : NULL;
 }
 
 rt__tiny_launch_fn rt__tiny_lookup(rt__family family, rt_dtype in_dtype) {
-    if ((int)family < 0 || family >= RT__FAM_COUNT || !rt__dtype_valid(in_dtype))
-        return NULL;
-    switch ((int)family * RT_DTYPE_COUNT + (int)in_dtype) {
-#define RT__TINY_CASE(fam, FAM, sfx, DT)                                                           \
-    case RT__FAM_##FAM * RT_DTYPE_COUNT + DT:                                                      \
-        return rt__tiny_##fam##_##sfx;
-        RT__FOR_EACH_KERNEL(RT__TINY_CASE)
-#undef RT__TINY_CASE
-    default:
-        return NULL;
-    }
+    const kernel_row *r = row_of(family, in_dtype);
+    return r != NULL ? *r->tiny : NULL;
 }
