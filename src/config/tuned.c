@@ -238,6 +238,17 @@ static void reshape_row_blocks(const rt__iter *it, const rt__op_traits *op,
     c->step_output = c->block[1];
 }
 
+/* PyTorch's rule with TUNED's options (t: the traits with rule 1's vector
+   path), then op's own unroll; policy TUNED. */
+static rt_status rule_config(const rt__iter *it, const rt__op_traits *t, const rt__op_traits *op,
+                             const rt__device_props *dev, const rt__rule_options *opt,
+                             rt__launch_config *cfg) {
+    RT_FORWARD_IF_ERROR(rt__config_pytorch_rule(it, t, dev, opt, cfg));
+    cfg->vt0 = op->vt0;
+    cfg->policy = RT_POLICY_TUNED;
+    return RT_OK;
+}
+
 rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, rt__launch_config *cfg) {
     /* The full reduction of a small contiguous run, and short and medium
@@ -264,9 +275,7 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
        4 outputs 179.9 us, 2 153.3, 1 144.6 (eager 179.4). (Not for
        Welford's 16-byte states: var over dim 0 151.7 / 166.4 / 156.9.) */
     rt__rule_options opt = {true, op->indexed ? 1 : 4};
-    RT_FORWARD_IF_ERROR(rt__config_pytorch_rule(it, &t, dev, &opt, cfg));
-    cfg->vt0 = op->vt0;
-    cfg->policy = RT_POLICY_TUNED;
+    RT_FORWARD_IF_ERROR(rule_config(it, &t, op, dev, &opt, cfg));
 
     /* 2, 7. The block split of the reduced index. */
     bool capped = retune_global_split(it, op, dev, cfg);
@@ -282,14 +291,16 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
          f32 sum [671088,100] d0     101.6-102.1   98.7-99.3       -
            (2 x 512 blocks of 16 x 8; 2 x 330 of 32 x 8)
        Unchanged: every other case of the suite (the cap binds nowhere
-       else). Welford and indexed states stay capped (unmeasured). */
+       else). Welford and indexed states stay capped (unmeasured). Also
+       moved, unmeasured: column sums of int64 states and the f64 p = 2
+       norm (one partial a trip), e.g. the GPU tests' [100003,64] i32 sums
+       and [5000,64] f64 norms, to 1 output a thread (bench/NOTES.md
+       v1.11). */
     while (capped && cfg->output_vec_size > 1 && op->row_lanes > dev->warp_size) {
         opt.max_output_vec = cfg->output_vec_size / 2;
         rt__launch_config alt;
-        if (rt__config_pytorch_rule(it, &t, dev, &opt, &alt) != RT_OK)
+        if (rule_config(it, &t, op, dev, &opt, &alt) != RT_OK)
             break;
-        alt.vt0 = op->vt0;
-        alt.policy = RT_POLICY_TUNED;
         capped = retune_global_split(it, op, dev, &alt);
         *cfg = alt;
     }
