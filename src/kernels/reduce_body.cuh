@@ -86,6 +86,42 @@ warp_reduce(const Op &op, Vec<typename Op::acc_t, OVS> value, uint32_t lane, uin
     return value;
 }
 
+/* OVS identity states. */
+template <typename Op, int OVS>
+static __device__ __forceinline__ Vec<typename Op::acc_t, OVS> ident_states(const Op &op) {
+    Vec<typename Op::acc_t, OVS> r;
+#pragma unroll
+    for (int j = 0; j < OVS; j++)
+        r.v[j] = op.ident();
+    return r;
+}
+
+/* Across the dim_x lanes (whole warps, dim_x a multiple of 32) of row
+   `row`, this thread being lane tx: each warp by shuffles, then the row's
+   first warp shuffles the warps' states, which it reads from the row's
+   dim_x / 32 slots of smem (rows one after another). The result is in the
+   row's lane 0. Two barriers whatever the width (a shared-memory tree
+   took one per halving above 32 lanes); the first lets an earlier phase
+   finish reading smem. (The ternary below takes the identity as a value:
+   a named one made the kernels' code differ, nvcc 13.0.) */
+template <typename Op, int OVS>
+static __device__ __forceinline__ Vec<typename Op::acc_t, OVS>
+warps_reduce(const Op &op, Vec<typename Op::acc_t, OVS> value, uint32_t tx, uint32_t dim_x,
+             char *smem, uint32_t row) {
+    const uint32_t lane = tx & 31u, warp = tx >> 5, nw = dim_x >> 5;
+    value = warp_reduce(op, value, lane, 32, 0xffffffffu);
+    auto *shared = reinterpret_cast<Vec<typename Op::acc_t, OVS> *>(smem) + row * nw;
+    __syncthreads();
+    if (lane == 0)
+        shared[warp] = value;
+    __syncthreads();
+    if (warp == 0) {
+        value = lane < nw ? shared[lane] : ident_states<Op, OVS>(op);
+        value = warp_reduce(op, value, lane, nw, 0xffffffffu);
+    }
+    return value;
+}
+
 /* The last step for one output: shift the state's index by the piece's
    base, merge the state the pieces before this one left in ACC (a.first
    false), then project and write the output (a.last) or leave the state
@@ -152,13 +188,7 @@ template <typename Op, int OVS> struct Reducer {
         return (threadIdx.y == 0 || !splits_y()) && (blockIdx.y == 0 || !splits_grid());
     }
 
-    __device__ AV ident_vec() const {
-        AV r;
-#pragma unroll
-        for (int j = 0; j < OVS; j++)
-            r.v[j] = op.ident();
-        return r;
-    }
+    __device__ AV ident_vec() const { return ident_states<Op, OVS>(op); }
 
     /* ---- thread_reduce ---------------------------------------------------- */
 
@@ -352,26 +382,13 @@ template <typename Op, int OVS> struct Reducer {
 
     /* Across threadIdx.x; the result is in threadIdx.x == 0. The executor
        guarantees blockDim.x is a power of two up to 32 or a multiple of 32,
-       so a row's lanes fill whole warps. Rows wider than a warp reduce
-       each warp by shuffles, then the row's first warp shuffles the warp
-       results it reads from shared memory: two barriers whatever the width
-       (a shared-memory tree took one per halving above 32 lanes). */
+       so a row's lanes fill whole warps; rows wider than a warp go through
+       warps_reduce, each row (threadIdx.y) on its own shared slots. */
     __device__ AV block_x_reduce(AV value, char *smem) const {
         const uint32_t dim_x = blockDim.x;
         if (dim_x <= 32)
             return warp_reduce(op, value, threadIdx.x, dim_x, warp_mask());
-        const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, nw = dim_x >> 5;
-        value = warp_reduce(op, value, lane, 32, 0xffffffffu);
-        AV *shared = reinterpret_cast<AV *>(smem) + threadIdx.y * nw;
-        __syncthreads(); /* an earlier phase may still read smem */
-        if (lane == 0)
-            shared[warp] = value;
-        __syncthreads();
-        if (warp == 0) {
-            value = lane < nw ? shared[lane] : ident_vec();
-            value = warp_reduce(op, value, lane, nw, 0xffffffffu);
-        }
-        return value;
+        return warps_reduce(op, value, threadIdx.x, dim_x, smem, threadIdx.y);
     }
 
     /* ---- results ----------------------------------------------------------- */

@@ -15,8 +15,9 @@
  *    shorter than one vector, and a block has at least 32 threads), then
  *    aligned vectors t, t + T, ... of Op::input_vec elements, up to
  *    Op::loads_in_flight of them loaded before any fold;
- *  - a shuffle tree per warp, the warps' states through shared memory,
- *    a shuffle tree over them in warp 0 (one barrier at most);
+ *  - a shuffle tree in one warp, or the general kernel's warps_reduce
+ *    (a tree per warp, their states through shared memory, a tree over
+ *    them in warp 0);
  *  - thread 0 finishes the output as the general kernel does
  *    (finish_output: split pieces, indices, projection).
  * The config (tuned_tiny.c) sizes the block so that one batch of loads
@@ -81,21 +82,14 @@ template <typename Op> struct TinyReducer {
     }
 
     __device__ void run() const {
-        __shared__ __align__(16) unsigned char smem[RT__TINY_MAX_THREADS / 32 * sizeof(A)];
-        const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+        __shared__ __align__(16) char smem[RT__TINY_MAX_THREADS / 32 * sizeof(Vec<A, 1>)];
         Vec<A, 1> v;
         v.v[0] = thread_reduce();
-        v = warp_reduce(op, v, lane, 32, 0xffffffffu);
-        if (nw > 1) {
-            A *part = reinterpret_cast<A *>(smem);
-            if (lane == 0)
-                part[warp] = v.v[0];
-            __syncthreads();
-            if (warp != 0)
-                return;
-            v.v[0] = lane < nw ? part[lane] : op.ident();
-            v = warp_reduce(op, v, lane, nw, 0xffffffffu);
-        }
+        /* One warp: shuffles alone, no barrier. */
+        if (blockDim.x == 32)
+            v = warp_reduce(op, v, threadIdx.x, 32, 0xffffffffu);
+        else
+            v = warps_reduce(op, v, threadIdx.x, blockDim.x, smem, 0);
         if (threadIdx.x == 0) {
             const int32_t at_base[4] = {0, 0, 0, 0}; /* one output: the operands' bases */
             finish_output(op, v.v[0], a, at_base);
