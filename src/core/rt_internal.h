@@ -61,7 +61,9 @@ bool rt__op_tracks_index(rt_op op, bool has_indices);
 
 /*
  * A validated call, what the backends execute. Built by rt__problem_init
- * (src/core/validate.c) from rt_reduce_args; every field is checked.
+ * (src/core/validate.c) from rt_reduce_args; every field is checked. The
+ * tensors' shape and strides hold their first ndim entries; past ndim
+ * they are left as they were (never read).
  */
 typedef struct rt__problem {
     rt_op op;

@@ -9,7 +9,6 @@
  * NULL data; empty min/max; where the memory lives.
  */
 #include <math.h>
-#include <string.h>
 
 #include "rt_core.h"
 
@@ -112,11 +111,24 @@ static rt_status check_memory(const rt_context *ctx, const operands *ops) {
     return RT_OK;
 }
 
+/* The header and the first ndim extents and strides of src. Nothing reads
+   a tensor's arrays past its ndim, and whole-struct copies (272 bytes each,
+   four a call with the memsets) were half of validation's time on the
+   tiny-call path (perf on the dev CPU; bench/NOTES.md v1.12). */
+static void copy_used(rt_tensor *dst, const rt_tensor *src) {
+    dst->data = src->data;
+    dst->dtype = src->dtype;
+    dst->ndim = src->ndim;
+    for (int d = 0; d < src->ndim; d++) {
+        dst->shape[d] = src->shape[d];
+        dst->strides[d] = src->strides[d];
+    }
+}
+
 /* t (an output of the input's reduction) viewed at the input's rank:
    reduced dims extent 1, stride 0. */
 static void view_at_input_rank(const rt_tensor *in, const rt_tensor *t, uint32_t mask,
                                bool keepdim, rt_tensor *full) {
-    memset(full, 0, sizeof *full);
     full->data = t->data;
     full->dtype = t->dtype;
     full->ndim = in->ndim;
@@ -176,15 +188,19 @@ rt_status rt__problem_init(const rt_context *ctx, const rt_reduce_args *args, rt
 
     /* Everything holds, nothing below can fail: build the problem in
        place (a local copy of this 1.2 KB struct, published whole, cost
-       ~1 KB of copies a call on the tiny-call path, bench/NOTES.md v1.11). */
+       ~1 KB of copies a call on the tiny-call path, bench/NOTES.md v1.11),
+       only the dims the tensors have. */
     pb->op = args->op;
-    pb->in = *in;
-    pb->out = *out;
+    copy_used(&pb->in, in);
+    copy_used(&pb->out, out);
     view_at_input_rank(in, out, mask, args->keepdim, &pb->out_full);
-    if (idx != NULL)
+    if (idx != NULL) {
         view_at_input_rank(in, idx, mask, args->keepdim, &pb->idx_full);
-    else
-        memset(&pb->idx_full, 0, sizeof pb->idx_full);
+    } else {
+        pb->idx_full.data = NULL;
+        pb->idx_full.dtype = RT_I64;
+        pb->idx_full.ndim = 0;
+    }
     pb->has_indices = idx != NULL;
     pb->reduce_mask = mask;
     pb->reduce_count = reduce_count;
