@@ -6,7 +6,9 @@
  * runtime calls the call makes (cudaPointerGetAttributes, cudaGetDevice,
  * cudaGetLastError; and the driver's cuPointerGetAttributes for the same
  * question); then, enqueued without a sync, the executor alone on
- * the validated problem, its kernel launch alone (packed once), CUB's
+ * the validated problem, its kernel launch alone (packed once), that
+ * launch after each host stage in turn (what the stage costs between
+ * launches, rather than in a loop of its own), CUB's
  * DeviceReduce::Sum on the same 256 floats, and empty kernels through each
  * launch path. Prints one line per stage, ns per call (median of 5
  * batches). Measurements: bench/NOTES-general.md, bench/NOTES.md.
@@ -86,7 +88,8 @@ static void st_launch_real(job *j) {
     if (j->real_tiny != NULL)
         j->sink += j->real_tiny(&j->real_tiny_args, &j->real_cfg, 0, j->ctx->device_index);
     else
-        j->sink += j->real_launch(&j->real_args, &j->real_cfg, j->real_smem, 0);
+        j->sink += j->real_launch(&j->real_args, &j->real_cfg, j->real_smem, 0,
+                                  j->ctx->device_index);
 }
 static void st_cub(job *j) {
     j->sink += rt_bench_cub_sum_host(j->cub_temp, &j->cub_temp_bytes, j->dev, j->dev + 256, 256);
@@ -102,6 +105,34 @@ static void st_attr_driver(job *j) {
 static void st_getdev(job *j) {
     int d;
     j->sink += cudaGetDevice(&d);
+}
+/* A stage and then the reduction's own launch: what a stage costs between
+   launches, where the driver's launch path may have left the CPU's caches
+   (or the driver's locks) otherwise than a loop of the stage alone does. */
+static void st_launch_real(job *j);
+static void st_ptr2_launch(job *j) {
+    st_attr(j);
+    st_attr(j);
+    st_launch_real(j);
+}
+static void st_drv2_launch(job *j) {
+    st_attr_driver(j);
+    st_attr_driver(j);
+    st_launch_real(j);
+}
+static void st_getdev_launch(job *j) {
+    st_getdev(j);
+    st_launch_real(j);
+}
+static void st_validate_launch(job *j) {
+    st_validate(j);
+    st_launch_real(j);
+}
+static void st_plan_launch(job *j) {
+    st_validate(j);
+    st_iter(j);
+    st_config(j);
+    st_launch_real(j);
 }
 static void st_lasterr(job *j) {
     j->sink += cudaGetLastError();
@@ -249,6 +280,11 @@ int main(void) {
         } enq[] = {{"reduce_tensor_ex, enqueue only (200)", st_call},
                    {"rt__cuda_execute (validated), enqueue", st_execute},
                    {"its kernel launch alone (packed), enqueue", st_launch_real},
+                   {"  2 cudaPointerGetAttributes + launch", st_ptr2_launch},
+                   {"  2 cuPointerGetAttributes + launch", st_drv2_launch},
+                   {"  cudaGetDevice + launch", st_getdev_launch},
+                   {"  validation + launch", st_validate_launch},
+                   {"  validation, iter, config + launch", st_plan_launch},
                    {"CUB DeviceReduce::Sum of 256 f32, enqueue", st_cub},
                    {"empty kernel, 900-byte args, enqueue", st_empty_big},
                    {"empty kernel, 12-byte args, enqueue", st_empty_small},
