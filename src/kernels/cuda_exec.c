@@ -172,7 +172,8 @@ static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, 
     a.last = last;
     const rt__launch_fn launch = n->cfg.kernel == RT__KERNEL_ROWS ? p->rows : p->entry->launch;
     RT_RETURN_IF(launch == NULL, RT_ERR_INTERNAL);
-    return rt__cuda_status(launch(&a, &n->cfg, (size_t)n->shared, p->stream));
+    return rt__cuda_status(launch(&a, &n->cfg, (size_t)n->shared, p->stream,
+                                  p->ctx->device_index));
 }
 
 static rt_status visit_piece(void *user, const rt__iter *piece, bool first, bool last) {

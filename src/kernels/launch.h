@@ -173,11 +173,13 @@ typedef struct rt__kernel_args {
 
 /*
  * Launches one piece: grid and block from cfg, shared_bytes of dynamic
- * shared memory, on stream. Returns cudaGetLastError() after the launch
- * (or cudaErrorInvalidValue for an output_vec_size it has no kernel for).
+ * shared memory, on stream, on the current device, whose ordinal is
+ * `device` (-1: ask the runtime; the executor passes the one it has just
+ * made current). Returns cudaGetLastError() after the launch (or
+ * cudaErrorInvalidValue for an output_vec_size it has no kernel for).
  */
 typedef cudaError_t (*rt__launch_fn)(const rt__kernel_args *args, const rt__launch_config *cfg,
-                                     size_t shared_bytes, cudaStream_t stream);
+                                     size_t shared_bytes, cudaStream_t stream, int device);
 
 /* Registers per thread of the general kernel for output_vec_size 1, 2 and
    4 on the current device (cudaFuncGetAttributes), into regs[0..2]. */

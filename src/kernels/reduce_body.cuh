@@ -529,17 +529,17 @@ __global__ void __launch_bounds__(512 / OVS, Op::min_blocks)
 
 template <typename Op>
 cudaError_t launch_reduce(const rt__kernel_args *a, const rt__launch_config *c, size_t smem,
-                          cudaStream_t stream) {
+                          cudaStream_t stream, int device) {
     const dim3 grid((unsigned)c->grid[0], (unsigned)c->grid[1], 1);
     const dim3 block((unsigned)c->block[0], (unsigned)c->block[1], 1);
     void *params[] = {const_cast<rt__kernel_args *>(a)};
     switch (c->output_vec_size) {
     case 1:
-        return launch_fast<reduce_kernel<Op, 1>>(grid, block, smem, stream, params);
+        return launch_fast<reduce_kernel<Op, 1>>(grid, block, smem, stream, params, device);
     case 2:
-        return launch_fast<reduce_kernel<Op, 2>>(grid, block, smem, stream, params);
+        return launch_fast<reduce_kernel<Op, 2>>(grid, block, smem, stream, params, device);
     case 4:
-        return launch_fast<reduce_kernel<Op, 4>>(grid, block, smem, stream, params);
+        return launch_fast<reduce_kernel<Op, 4>>(grid, block, smem, stream, params, device);
     default:
         return cudaErrorInvalidValue;
     }

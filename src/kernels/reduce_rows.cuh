@@ -425,18 +425,21 @@ __global__ void __launch_bounds__(128) rows_tile_kernel(const __grid_constant__ 
    built for. */
 template <typename Op, int R, int MAX>
 cudaError_t launch_rows_block(const rt__launch_config *c, dim3 grid, dim3 block, size_t smem,
-                              cudaStream_t stream, void **params) {
+                              cudaStream_t stream, void **params, int device) {
     if constexpr (MAX >= 1) {
         if (c->rows_in_flight == 1)
-            return launch_fast<rows_block_kernel<Op, 1, R>>(grid, block, smem, stream, params);
+            return launch_fast<rows_block_kernel<Op, 1, R>>(grid, block, smem, stream, params,
+                                                            device);
     }
     if constexpr (MAX >= 2) {
         if (c->rows_in_flight == 2)
-            return launch_fast<rows_block_kernel<Op, 2, R>>(grid, block, smem, stream, params);
+            return launch_fast<rows_block_kernel<Op, 2, R>>(grid, block, smem, stream, params,
+                                                            device);
     }
     if constexpr (MAX >= 4) {
         if (c->rows_in_flight == 4)
-            return launch_fast<rows_block_kernel<Op, 4, R>>(grid, block, smem, stream, params);
+            return launch_fast<rows_block_kernel<Op, 4, R>>(grid, block, smem, stream, params,
+                                                            device);
     }
     return cudaErrorInvalidValue;
 }
@@ -445,40 +448,43 @@ cudaError_t launch_rows_block(const rt__launch_config *c, dim3 grid, dim3 block,
    kernels were not compiled for (rows_in_flight, vector width). */
 template <typename Op>
 cudaError_t launch_rows(const rt__kernel_args *a, const rt__launch_config *c, size_t smem,
-                        cudaStream_t stream) {
+                        cudaStream_t stream, int device) {
     using S = typename Op::scalar_t;
     const dim3 grid((unsigned)c->grid[0], 1, 1), block((unsigned)c->block[0], 1, 1);
     void *params[] = {const_cast<rt__kernel_args *>(a)};
     constexpr int VW = 16 / sizeof(S);
     if (c->rows_tile)
-        return launch_fast<rows_tile_kernel<Op>>(grid, block, smem, stream, params);
+        return launch_fast<rows_tile_kernel<Op>>(grid, block, smem, stream, params, device);
     if (c->rows_block) {
         if (c->rows_vec != VW)
             return cudaErrorInvalidValue;
         if (c->rows_per_block == 2)
-            return launch_rows_block<Op, 2, BlockRowsMaxLoads<Op, 2>::value>(c, grid, block, smem,
-                                                                            stream, params);
+            return launch_rows_block<Op, 2, BlockRowsMaxLoads<Op, 2>::value>(
+                c, grid, block, smem, stream, params, device);
         if (c->rows_per_block == 1)
-            return launch_rows_block<Op, 1, BlockRowsMaxLoads<Op, 1>::value>(c, grid, block, smem,
-                                                                            stream, params);
+            return launch_rows_block<Op, 1, BlockRowsMaxLoads<Op, 1>::value>(
+                c, grid, block, smem, stream, params, device);
         return cudaErrorInvalidValue;
     }
     if (c->rows_short) {
         if (c->rows_vec == 1 && c->rows_in_flight == ShortRows<Op, 1>::R) {
             constexpr int C = RT__ROWS_SHORT_MAX;
             if (a->num_inputs <= C / 2)
-                return launch_fast<rows_short_kernel<Op, 1, C / 2>>(grid, block, 0, stream, params);
+                return launch_fast<rows_short_kernel<Op, 1, C / 2>>(grid, block, 0, stream, params,
+                                                                    device);
             if (a->num_inputs <= C)
-                return launch_fast<rows_short_kernel<Op, 1, C>>(grid, block, 0, stream, params);
+                return launch_fast<rows_short_kernel<Op, 1, C>>(grid, block, 0, stream, params,
+                                                                device);
         }
         if (c->rows_vec == VW && c->rows_in_flight == ShortRows<Op, VW>::R && a->num_inputs == VW)
-            return launch_fast<rows_short_kernel<Op, VW, 1>>(grid, block, 0, stream, params);
+            return launch_fast<rows_short_kernel<Op, VW, 1>>(grid, block, 0, stream, params,
+                                                             device);
         return cudaErrorInvalidValue;
     }
     if (c->rows_vec == 1 && c->rows_in_flight == RowsTraits<Op, 1>::R)
-        return launch_fast<rows_direct_kernel<Op, 1>>(grid, block, 0, stream, params);
+        return launch_fast<rows_direct_kernel<Op, 1>>(grid, block, 0, stream, params, device);
     if (c->rows_vec == VW && c->rows_in_flight == RowsTraits<Op, VW>::R)
-        return launch_fast<rows_direct_kernel<Op, VW>>(grid, block, 0, stream, params);
+        return launch_fast<rows_direct_kernel<Op, VW>>(grid, block, 0, stream, params, device);
     return cudaErrorInvalidValue;
 }
 
