@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include "config.h"
@@ -34,6 +35,11 @@ extern "C" {
  * stream's next call touches it (no host wait). One context must not be
  * used from several host threads at once, as a cuBLAS handle.
  */
+/* The driver's cuPointerGetAttributes (cuda.h for its types only: the
+   function comes from the runtime, nothing links libcuda). */
+typedef CUresult (*rt__pointer_attrs_fn)(unsigned count, CUpointer_attribute *attributes,
+                                         void **data, CUdeviceptr ptr);
+
 struct rt__cuda_state {
     int device;
     rt__device_props props;
@@ -44,6 +50,10 @@ struct rt__cuda_state {
     int64_t acc_capacity;     /* bytes */
     uint64_t alloc_count;     /* workspace (re)allocations so far */
     cudaEvent_t switch_event; /* created at the first stream switch; NULL before */
+    /* The driver's cuPointerGetAttributes, looked up at creation; NULL
+       where the runtime cannot provide it (pointer checks then ask the
+       runtime). */
+    rt__pointer_attrs_fn pointer_attrs;
     /* The general kernels' registers per thread on this device, per
        (family, input dtype) and output_vec_size 1/2/4, asked for at their
        first use (0: not yet; -1: the query failed, treated as unknown). */

@@ -55,6 +55,22 @@ static rt_status read_props(int device, rt__device_props *p) {
     return RT_OK;
 }
 
+/* The driver's cuPointerGetAttributes through the runtime's entry-point
+   query (as launch_fast.cuh finds cuLaunchKernel), so nothing links
+   libcuda; NULL when the runtime is older or the query fails. */
+static rt__pointer_attrs_fn lookup_pointer_attrs(void) {
+#if CUDART_VERSION >= 12050
+    void *fn = NULL;
+    enum cudaDriverEntryPointQueryResult q;
+    if (cudaGetDriverEntryPointByVersion("cuPointerGetAttributes", &fn, 12000, cudaEnableDefault,
+                                         &q) == cudaSuccess &&
+        q == cudaDriverEntryPointSuccess)
+        return (rt__pointer_attrs_fn)fn;
+    (void)cudaGetLastError();
+#endif
+    return NULL;
+}
+
 rt_status rt__cuda_context_init(rt_context *ctx) {
     RT_RETURN_IF(ctx == NULL, RT_ERR_NULL_POINTER);
     int count = rt__cuda_device_count();
@@ -63,6 +79,7 @@ rt_status rt__cuda_context_init(rt_context *ctx) {
     struct rt__cuda_state *st = calloc(1, sizeof *st);
     RT_RETURN_IF(st == NULL, RT_ERR_OUT_OF_MEMORY);
     st->device = ctx->device_index;
+    st->pointer_attrs = lookup_pointer_attrs();
     rt_status s = read_props(st->device, &st->props);
     if (s != RT_OK) {
         free(st);
@@ -115,17 +132,41 @@ rt_status rt__cuda_context_set_stream(rt_context *ctx, void *stream) {
     return s;
 }
 
+/* The driver's answer: 1 accepted, 0 refused, -1 no answer. The plural
+   query returns CUDA_SUCCESS with zeroed attributes for memory CUDA does
+   not know (plain host memory), where the singular one errs. */
+static int driver_accepts(const struct rt__cuda_state *st, const void *ptr) {
+    CUmemorytype type = (CUmemorytype)0;
+    unsigned managed = 0; /* documented as a boolean: zero the whole word */
+    int ordinal = -1;
+    CUpointer_attribute attrs[3] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                    CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                    CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+    void *data[3] = {&type, &managed, &ordinal};
+    if (st->pointer_attrs(3, attrs, data, (CUdeviceptr)(uintptr_t)ptr) != CUDA_SUCCESS)
+        return -1;
+    return managed != 0 || (type == CU_MEMORYTYPE_DEVICE && ordinal == st->device);
+}
+
 /*
- * Every call asks the runtime where each tensor lives (about 0.1 us per
- * tensor on an H200 host, bench/NOTES-general.md). A cache of accepted
- * addresses was measured (0.12 us per call saved) and dropped: it would
- * rely on the driver never handing a freed device range to host memory,
- * which CUDA does not promise, and a stale hit turns RT_ERR_WRONG_MEMORY
- * into an illegal-address fault that poisons the caller's CUDA context.
+ * Every call asks where each tensor lives: the driver's
+ * cuPointerGetAttributes where the runtime gave it (48-91 ns against the
+ * runtime's cudaPointerGetAttributes' 80-150, and 0.07 us less a tensor
+ * between launches: H100 hosts, bench/host_bench.c, bench/NOTES.md v1.12),
+ * else the runtime. A cache of accepted addresses was measured (0.12 us
+ * per call saved) and dropped: it would rely on the driver never handing
+ * a freed device range to host memory, which CUDA does not promise, and a
+ * stale hit turns RT_ERR_WRONG_MEMORY into an illegal-address fault that
+ * poisons the caller's CUDA context.
  */
 rt_status rt__cuda_check_pointer(const rt_context *ctx, const void *ptr) {
     RT_RETURN_IF(ctx == NULL || ctx->cuda == NULL, RT_ERR_NULL_POINTER);
     struct rt__cuda_state *st = ctx->cuda;
+    if (st->pointer_attrs != NULL) {
+        const int verdict = driver_accepts(st, ptr);
+        if (verdict >= 0)
+            return verdict ? RT_OK : RT_ERR_WRONG_MEMORY;
+    }
     struct cudaPointerAttributes attr;
     /* Plain host memory is not an error for the runtime (type
        cudaMemoryTypeUnregistered); an error here means "not ours" too. */
