@@ -2,9 +2,12 @@
  * The CUDA context's promises: bitwise reproducible results, work on the
  * caller's stream, a steady state without allocation (and semaphores left
  * at 0 by every launch), the caller's current device restored, and the
- * memory and device errors.
+ * memory and device errors: where each kind of memory is accepted, also
+ * from a thread that has made no CUDA call of its own.
  * Exits 77 (skipped) when no GPU is visible.
  */
+#include <pthread.h>
+
 #include "cuda_case.h"
 
 static rt_context *g_gpu;
@@ -242,6 +245,107 @@ static void test_errors(void **state) {
     assert_null(bad);
 }
 
+
+/* A full f32 sum of 0, 1, ..., 15 from in into out (either may be any kind
+   of memory): the status, and in *got the output's value afterwards. */
+static rt_status sum16(float *in, float *out, bool in_on_host, float *got) {
+    float vals[16];
+    for (int i = 0; i < 16; i++)
+        vals[i] = (float)i;
+    if (in_on_host)
+        memcpy(in, vals, sizeof vals);
+    else
+        CUDA_OK(cudaMemcpy(in, vals, sizeof vals, cudaMemcpyDefault));
+    rt_tensor tin = {in, RT_F32, 1, {16}, {1}};
+    rt_tensor tout = {out, RT_F32, 0, {0}, {0}};
+    rt_status s = reduce_tensor(g_gpu, RT_OP_SUM, &tin, NULL, 0, false, &tout);
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(got, out, sizeof *got, cudaMemcpyDefault));
+    return s;
+}
+
+/* Which memory a CUDA context takes: device memory (cudaMalloc, stream-
+   ordered cudaMallocAsync) and managed memory; not pinned host memory
+   (cudaMallocHost, mapped into the device's address space but not its
+   memory), which is refused with the output untouched. */
+static void test_memory_kinds(void **state) {
+    (void)state;
+    float got = 0;
+    float *dev, *managed, *pinned, *pool;
+    CUDA_OK(cudaMalloc((void **)&dev, 17 * sizeof(float)));
+    CUDA_OK(cudaMallocManaged((void **)&managed, 17 * sizeof(float), cudaMemAttachGlobal));
+    CUDA_OK(cudaMallocHost((void **)&pinned, 17 * sizeof(float)));
+    CUDA_OK(cudaMallocAsync((void **)&pool, 17 * sizeof(float), 0));
+    CUDA_OK(cudaStreamSynchronize(0));
+
+    assert_int_equal(sum16(managed, managed + 16, true, &got), RT_OK);
+    assert_true(got == 120.0f);
+    assert_int_equal(sum16(managed, dev + 16, true, &got), RT_OK);
+    assert_true(got == 120.0f);
+    assert_int_equal(sum16(pool, pool + 16, false, &got), RT_OK);
+    assert_true(got == 120.0f);
+
+    pinned[16] = -3.0f;
+    assert_int_equal(sum16(dev, pinned + 16, false, &got), RT_ERR_WRONG_MEMORY);
+    assert_true(got == -3.0f);
+    CUDA_OK(cudaMemset(dev + 16, 0, sizeof(float)));
+    assert_int_equal(sum16(pinned, dev + 16, true, &got), RT_ERR_WRONG_MEMORY);
+    assert_true(got == 0.0f);
+
+    CUDA_OK(cudaFreeAsync(pool, 0));
+    CUDA_OK(cudaStreamSynchronize(0));
+    CUDA_OK(cudaFreeHost(pinned));
+    CUDA_OK(cudaFree(managed));
+    CUDA_OK(cudaFree(dev));
+}
+
+typedef struct thread_job {
+    float *in, *out;
+    rt_status status;
+} thread_job;
+
+static void *sum_on_new_thread(void *arg) {
+    thread_job *j = arg;
+    /* This thread's first CUDA call is the library's own. */
+    rt_tensor tin = {j->in, RT_F32, 1, {16}, {1}};
+    rt_tensor tout = {j->out, RT_F32, 0, {0}, {0}};
+    j->status = reduce_tensor(g_gpu, RT_OP_SUM, &tin, NULL, 0, false, &tout);
+    return NULL;
+}
+
+static rt_status run_on_new_thread(float *in, float *out) {
+    thread_job j = {in, out, RT_ERR_INTERNAL};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, sum_on_new_thread, &j), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    return j.status;
+}
+
+/* A thread that never touched CUDA gets the same answers: its pointer
+   checks and launch need no current context made by the caller. */
+static void test_fresh_thread(void **state) {
+    (void)state;
+    static float host_in[16];
+    float vals[16];
+    for (int i = 0; i < 16; i++)
+        host_in[i] = vals[i] = (float)i;
+    float *dev, got = 0;
+    CUDA_OK(cudaMalloc((void **)&dev, 17 * sizeof(float)));
+    CUDA_OK(cudaMemcpy(dev, vals, sizeof vals, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(dev + 16, 0, sizeof(float)));
+
+    assert_int_equal(run_on_new_thread(dev, dev + 16), RT_OK);
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(&got, dev + 16, sizeof got, cudaMemcpyDeviceToHost));
+    assert_true(got == 120.0f);
+
+    CUDA_OK(cudaMemset(dev + 16, 0, sizeof(float)));
+    assert_int_equal(run_on_new_thread(host_in, dev + 16), RT_ERR_WRONG_MEMORY);
+    CUDA_OK(cudaMemcpy(&got, dev + 16, sizeof got, cudaMemcpyDeviceToHost));
+    assert_true(got == 0.0f);
+    CUDA_OK(cudaFree(dev));
+}
+
 int main(void) {
     const int opened = open_gpu_context(&g_gpu);
     if (opened != 0)
@@ -250,7 +354,8 @@ int main(void) {
         cmocka_unit_test(test_determinism),    cmocka_unit_test(test_stream),
         cmocka_unit_test(test_stream_switch),
         cmocka_unit_test(test_steady_state),   cmocka_unit_test(test_device_restored),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_errors),         cmocka_unit_test(test_memory_kinds),
+        cmocka_unit_test(test_fresh_thread),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     rt_context_destroy(g_gpu);
