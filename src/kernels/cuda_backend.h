@@ -20,6 +20,11 @@
 extern "C" {
 #endif
 
+/* The driver's cuPointerGetAttributes (cuda.h for its types only: the
+   function comes from the runtime, nothing links libcuda). */
+typedef CUresult (*rt__pointer_attrs_fn)(unsigned count, CUpointer_attribute *attributes,
+                                         void **data, CUdeviceptr ptr);
+
 /*
  * ctx->cuda. The workspace is one device allocation, grow-only, laid out as
  * [semaphores | staging | acc], each region 256-byte aligned:
@@ -35,11 +40,6 @@ extern "C" {
  * stream's next call touches it (no host wait). One context must not be
  * used from several host threads at once, as a cuBLAS handle.
  */
-/* The driver's cuPointerGetAttributes (cuda.h for its types only: the
-   function comes from the runtime, nothing links libcuda). */
-typedef CUresult (*rt__pointer_attrs_fn)(unsigned count, CUpointer_attribute *attributes,
-                                         void **data, CUdeviceptr ptr);
-
 struct rt__cuda_state {
     int device;
     rt__device_props props;

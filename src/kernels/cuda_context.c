@@ -150,8 +150,8 @@ static int driver_accepts(const struct rt__cuda_state *st, const void *ptr) {
 
 /*
  * Every call asks where each tensor lives: the driver's
- * cuPointerGetAttributes where the runtime gave it (48-91 ns against the
- * runtime's cudaPointerGetAttributes' 80-150, and 0.07 us less a tensor
+ * cuPointerGetAttributes where the runtime gave it (40-91 ns against the
+ * runtime's cudaPointerGetAttributes' 73-150, and 70-140 ns less a tensor
  * between launches: H100 hosts, bench/host_bench.c, bench/NOTES.md v1.12),
  * else the runtime. A cache of accepted addresses was measured (0.12 us
  * per call saved) and dropped: it would rely on the driver never handing
