@@ -30,10 +30,18 @@ int rt__cuda_device_count(void) {
     return n;
 }
 
+/* Whether this thread has had a device set by us: until then, on a thread
+   whose first CUDA call is the library's, cudaGetDevice answers 0 with no
+   context current, and the driver's launch (launch_fast.cuh) would find
+   none. cudaSetDevice makes the device's primary context current. */
+static _Thread_local bool t_device_set;
+
 rt_status rt__cuda_device_enter(const rt_context *ctx, int *prev) {
     RT_FORWARD_IF_ERROR(rt__cuda_status(cudaGetDevice(prev)));
-    if (*prev != ctx->device_index)
+    if (*prev != ctx->device_index || !t_device_set) {
         RT_FORWARD_IF_ERROR(rt__cuda_status(cudaSetDevice(ctx->device_index)));
+        t_device_set = true;
+    }
     return RT_OK;
 }
 
