@@ -119,8 +119,10 @@ typedef enum rt_status {
 
 /*
  * A strided view of memory the caller owns.
- * data    : address of element [0, ..., 0] (host memory for a CPU context,
- *           device memory for a CUDA context). Need not be aligned beyond
+ * data    : address of element [0, ..., 0]: host memory for a CPU context;
+ *           for a CUDA context, memory of that context's device
+ *           (cudaMalloc, cudaMallocAsync) or managed memory, not host
+ *           memory, pinned or not (RT_ERR_WRONG_MEMORY). Need not be aligned beyond
  *           the element size. May be NULL only when the tensor is empty.
  * ndim    : rank, 0 .. RT_MAX_DIMS; a rank-0 tensor is a scalar.
  * shape   : extents, each >= 0. Entries past ndim are ignored.
