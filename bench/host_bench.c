@@ -2,10 +2,10 @@
  * host_bench: where the host time of one tiny reduction goes. Times, per
  * call, back-to-back reduce_tensor on 256 floats (then one sync), and each
  * host stage of that call alone: validation (rt__problem_init, with its
- * pointer checks), the iteration space, the launch configuration, and the
- * runtime calls the call makes (cudaPointerGetAttributes, cudaGetDevice,
- * cudaGetLastError; and the driver's cuPointerGetAttributes for the same
- * question); then, enqueued without a sync, the executor alone on
+ * pointer checks), the iteration space, the launch configuration, one
+ * pointer check (rt__cuda_check_pointer: the driver's
+ * cuPointerGetAttributes) against the runtime's cudaPointerGetAttributes,
+ * and cudaGetDevice and cudaGetLastError; then, enqueued without a sync, the executor alone on
  * the validated problem, its kernel launch alone (packed once), that
  * launch after each host stage in turn (what the stage costs between
  * launches, rather than in a loop of its own), CUB's
@@ -98,9 +98,10 @@ static void st_attr(job *j) {
     struct cudaPointerAttributes a;
     j->sink += cudaPointerGetAttributes(&a, j->dev);
 }
-int rt_bench_driver_pointer_attrs(const void *p); /* host_kernels.cu */
+/* The library's own check: the driver's cuPointerGetAttributes where the
+   runtime gave it (cuda_context.c). */
 static void st_attr_driver(job *j) {
-    j->sink += rt_bench_driver_pointer_attrs(j->dev);
+    j->sink += rt__cuda_check_pointer(j->ctx, j->dev);
 }
 static void st_getdev(job *j) {
     int d;
@@ -109,7 +110,6 @@ static void st_getdev(job *j) {
 /* A stage and then the reduction's own launch: what a stage costs between
    launches, where the driver's launch path may have left the CPU's caches
    (or the driver's locks) otherwise than a loop of the stage alone does. */
-static void st_launch_real(job *j);
 static void st_ptr2_launch(job *j) {
     st_attr(j);
     st_attr(j);
@@ -261,7 +261,7 @@ int main(void) {
         {"  rt__iter_build", st_iter, false},
         {"  rt__config_compute", st_config, false},
         {"  cudaPointerGetAttributes", st_attr, false},
-        {"  cuPointerGetAttributes (3, driver)", st_attr_driver, false},
+        {"  rt__cuda_check_pointer (driver)", st_attr_driver, false},
         {"  cudaGetDevice", st_getdev, false},
         {"  cudaGetLastError", st_lasterr, false},
     };
@@ -281,7 +281,7 @@ int main(void) {
                    {"rt__cuda_execute (validated), enqueue", st_execute},
                    {"its kernel launch alone (packed), enqueue", st_launch_real},
                    {"  2 cudaPointerGetAttributes + launch", st_ptr2_launch},
-                   {"  2 cuPointerGetAttributes + launch", st_drv2_launch},
+                   {"  2 rt__cuda_check_pointer + launch", st_drv2_launch},
                    {"  cudaGetDevice + launch", st_getdev_launch},
                    {"  validation + launch", st_validate_launch},
                    {"  validation, iter, config + launch", st_plan_launch},

@@ -47,31 +47,3 @@ extern "C" cudaError_t rt_bench_cub_sum_host(void *temp, size_t *temp_bytes, con
                                              float *out, int n) {
     return cub::DeviceReduce::Sum(temp, *temp_bytes, in, out, n, (cudaStream_t)0);
 }
-
-/* Where a pointer lives, asked of the driver (cuPointerGetAttributes, the
-   three attributes the library's check reads: memory type, device ordinal,
-   managed) instead of the runtime's cudaPointerGetAttributes: what each
-   costs per call. Returns 0 on success, -1 when the driver entry point is
-   unavailable, else the driver's error. */
-extern "C" int rt_bench_driver_pointer_attrs(const void *p) {
-    using Fn = CUresult (*)(unsigned, CUpointer_attribute *, void **, CUdeviceptr);
-    static const Fn fn = [] {
-        void *f = nullptr;
-        cudaDriverEntryPointQueryResult q;
-        if (cudaGetDriverEntryPointByVersion("cuPointerGetAttributes", &f, 12000, cudaEnableDefault,
-                                             &q) != cudaSuccess ||
-            q != cudaDriverEntryPointSuccess)
-            return static_cast<Fn>(nullptr);
-        return reinterpret_cast<Fn>(f);
-    }();
-    if (fn == nullptr)
-        return -1;
-    CUmemorytype type = (CUmemorytype)0;
-    int ordinal = -1;
-    unsigned managed = 0;
-    CUpointer_attribute attrs[3] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                    CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-                                    CU_POINTER_ATTRIBUTE_IS_MANAGED};
-    void *data[3] = {&type, &ordinal, &managed};
-    return (int)fn(3, attrs, data, (CUdeviceptr)p);
-}
