@@ -246,6 +246,13 @@ static void test_errors(void **state) {
 }
 
 
+/* The full f32 sum of in[0..15] into *out, on g_gpu. */
+static rt_status reduce16(float *in, float *out) {
+    rt_tensor tin = {in, RT_F32, 1, {16}, {1}};
+    rt_tensor tout = {out, RT_F32, 0, {0}, {0}};
+    return reduce_tensor(g_gpu, RT_OP_SUM, &tin, NULL, 0, false, &tout);
+}
+
 /* A full f32 sum of 0, 1, ..., 15 from in into out (either may be any kind
    of memory): the status, and in *got the output's value afterwards. */
 static rt_status sum16(float *in, float *out, bool in_on_host, float *got) {
@@ -256,9 +263,7 @@ static rt_status sum16(float *in, float *out, bool in_on_host, float *got) {
         memcpy(in, vals, sizeof vals);
     else
         CUDA_OK(cudaMemcpy(in, vals, sizeof vals, cudaMemcpyDefault));
-    rt_tensor tin = {in, RT_F32, 1, {16}, {1}};
-    rt_tensor tout = {out, RT_F32, 0, {0}, {0}};
-    rt_status s = reduce_tensor(g_gpu, RT_OP_SUM, &tin, NULL, 0, false, &tout);
+    rt_status s = reduce16(in, out);
     CUDA_OK(cudaDeviceSynchronize());
     CUDA_OK(cudaMemcpy(got, out, sizeof *got, cudaMemcpyDefault));
     return s;
@@ -307,9 +312,7 @@ typedef struct thread_job {
 static void *sum_on_new_thread(void *arg) {
     thread_job *j = arg;
     /* This thread's first CUDA call is the library's own. */
-    rt_tensor tin = {j->in, RT_F32, 1, {16}, {1}};
-    rt_tensor tout = {j->out, RT_F32, 0, {0}, {0}};
-    j->status = reduce_tensor(g_gpu, RT_OP_SUM, &tin, NULL, 0, false, &tout);
+    j->status = reduce16(j->in, j->out);
     return NULL;
 }
 
