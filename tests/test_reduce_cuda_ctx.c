@@ -245,7 +245,6 @@ static void test_errors(void **state) {
     assert_null(bad);
 }
 
-
 /* The full f32 sum of in[0..15] into *out, on g_gpu. */
 static rt_status reduce16(float *in, float *out) {
     rt_tensor tin = {in, RT_F32, 1, {16}, {1}};

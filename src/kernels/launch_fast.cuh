@@ -66,9 +66,11 @@ cudaError_t launch_fast(dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
         }
         /* A driver launch that fails launched nothing, so the runtime's
            may follow: it reports the same error where the launch itself
-           is wrong, and binds the device's primary context where a caller
-           left no context current (the executor's device_enter makes one
-           current on a thread's first call; bench/NOTES.md v1.12). */
+           is wrong, and binds the device's primary context where none is
+           current. The executor's device_enter makes it current on each
+           thread's first call (bench/NOTES.md v1.12), so this is for what
+           it cannot see: a thread whose context was popped or reset
+           since. */
         if (f != nullptr &&
             launch(reinterpret_cast<CUfunction>(f), grid.x, grid.y, grid.z, block.x, block.y,
                    block.z, (unsigned)smem, reinterpret_cast<CUstream>(stream), params,
