@@ -27,6 +27,7 @@ typedef struct rt__bench_env {
     rt_context *ctx;     /* CUDA context on `stream` */
     rt_context *cpu_ctx; /* the oracle for checks; NULL when checks are off */
     rt_policy policy;
+    unsigned kinds_off;  /* kernel kinds TUNED leaves to the general kernel (RT__KIND_BIT) */
     int reps;            /* timed calls per measurement, >= 1 */
     int warmup;          /* untimed calls before them */
     int host_calls;      /* calls per host-overhead measurement */

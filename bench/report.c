@@ -14,8 +14,9 @@ void rt__bench_print_header(FILE *f, const rt__bench_env *env) {
     fprintf(f, "device: %s (sm_%d%d, %d SMs, L2 %.1f MiB, %.1f GiB)\n", env->device_name,
             env->cc_major, env->cc_minor, env->sm_count, (double)env->l2_bytes / 1048576.0,
             (double)env->mem_bytes / 1073741824.0);
-    fprintf(f, "policy %s, median of %d after %d warm-up calls, rotation over >= 4x L2\n",
-            policy_name(env->policy), env->reps, env->warmup);
+    fprintf(f, "policy %s%s, median of %d after %d warm-up calls, rotation over >= 4x L2\n",
+            policy_name(env->policy), env->kinds_off != 0 ? " (some kernel kinds off)" : "",
+            env->reps, env->warmup);
     fprintf(f, "ceilings: read %.0f GB/s (%zu MiB, float4), copy %.0f GB/s (%zu MiB, read+write), "
                "CUB sum %.0f GB/s (2^27 f32)\n",
             env->read_large_gbps, env->read_large_bytes >> 20, env->copy_gbps,
@@ -108,8 +109,9 @@ bool rt__bench_write_json(const char *path, const rt__bench_env *env,
     rt__bench_json_string(f, env->device_name);
     fprintf(f, ", \"cc\": \"%d.%d\", \"sm_count\": %d, \"l2_bytes\": %zu, \"mem_bytes\": %zu},\n",
             env->cc_major, env->cc_minor, env->sm_count, env->l2_bytes, env->mem_bytes);
-    fprintf(f, "  \"policy\": \"%s\", \"reps\": %d, \"warmup\": %d, \"host_calls\": %d,\n",
-            policy_name(env->policy), env->reps, env->warmup, env->host_calls);
+    fprintf(f, "  \"policy\": \"%s\", \"kinds_off\": %u, \"reps\": %d, \"warmup\": %d, "
+               "\"host_calls\": %d,\n",
+            policy_name(env->policy), env->kinds_off, env->reps, env->warmup, env->host_calls);
     fprintf(f, "  \"ceilings\": {\"read_gbps\": %.6g, \"read_bytes\": %zu, \"copy_gbps\": %.6g, "
                "\"copy_bytes\": %zu, \"cub_sum_gbps\": %.6g, \"cub_sum_bytes\": %zu},\n",
             env->read_large_gbps, env->read_large_bytes, env->copy_gbps, env->copy_bytes,

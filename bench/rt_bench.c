@@ -11,11 +11,14 @@
 #include <time.h>
 
 #include "bench.h"
+#include "config.h"
 #include "peers.h"
+#include "rt_internal.h"
 
 static const char usage[] =
     "usage: rt_bench [--filter SUBSTR] [--reps N] [--quick] [--policy compat|tuned]\n"
     "                [--json PATH] [--no-check] [--device N] [--list-json]\n"
+    "                [--kinds-off LIST]\n"
     "  --filter SUBSTR  run only cases whose name contains SUBSTR (a comma list: any)\n"
     "  --reps N         timed calls per case (default 100); the median is reported\n"
     "  --quick          50 reps, 2 warm-up calls, 2000 host-overhead calls, no CPU check\n"
@@ -23,6 +26,8 @@ static const char usage[] =
     "  --json PATH      also write the results as JSON to PATH\n"
     "  --no-check       skip comparing each case's result with the CPU backend\n"
     "  --device N       CUDA device index (default 0)\n"
+    "  --kinds-off LIST kernel kinds TUNED must not choose, a comma list of tiny,\n"
+    "                   stream, rows: their cases run on the general kernel (A/B)\n"
     "  --list-json      print the suite as JSON and exit (needs no GPU)\n";
 
 /* One case's buffers: nslots input and output copies it rotates through. */
@@ -209,6 +214,29 @@ static void run_case(rt__bench_env *env, const rt__bench_case *c, uint64_t seed,
     cudaFree(s.out_pool);
 }
 
+/* The RT__KIND_BIT mask of a comma list of kind names; false on an unknown
+   name. */
+static bool parse_kinds(const char *list, unsigned *mask) {
+    static const struct {
+        const char *name;
+        rt__kernel_kind kind;
+    } names[] = {{"tiny", RT__KERNEL_TINY}, {"stream", RT__KERNEL_STREAM}, {"rows", RT__KERNEL_ROWS}};
+    *mask = 0;
+    for (const char *p = list; *p != '\0';) {
+        const size_t len = strcspn(p, ",");
+        bool known = false;
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+            if (strlen(names[k].name) == len && strncmp(p, names[k].name, len) == 0) {
+                *mask |= RT__KIND_BIT(names[k].kind);
+                known = true;
+            }
+        if (!known)
+            return false;
+        p += len + (p[len] == ',' ? 1 : 0);
+    }
+    return true;
+}
+
 /* Parses argv into env and the output options. Returns 0, or 2 on a usage
    error (after printing why). */
 static int parse_args(int argc, char **argv, rt__bench_env *env, const char **filter,
@@ -237,6 +265,8 @@ static int parse_args(int argc, char **argv, rt__bench_env *env, const char **fi
             reps = atoi(argv[++i]);
         } else if (v != NULL && strcmp(a, "--device") == 0 && atoi(v) >= 0) {
             env->device = atoi(argv[++i]);
+        } else if (v != NULL && strcmp(a, "--kinds-off") == 0 && parse_kinds(v, &env->kinds_off)) {
+            ++i;
         } else if (v != NULL && strcmp(a, "--policy") == 0 &&
                    (strcmp(v, "tuned") == 0 || strcmp(v, "compat") == 0)) {
             env->policy = strcmp(argv[++i], "tuned") == 0 ? RT_POLICY_TUNED : RT_POLICY_COMPAT;
@@ -279,6 +309,8 @@ static const char *setup(rt__bench_env *env) {
     rt_status s = rt_context_create(&env->ctx, RT_DEVICE_CUDA, env->device);
     if (s == RT_OK)
         s = rt_context_set_stream(env->ctx, env->stream);
+    if (s == RT_OK)
+        s = rt__context_set_kinds_off(env->ctx, env->kinds_off);
     if (s == RT_OK && env->check)
         s = rt_context_create(&env->cpu_ctx, RT_DEVICE_CPU, 0);
     return s == RT_OK ? NULL : rt_status_string(s);

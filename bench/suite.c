@@ -100,6 +100,14 @@ const rt__bench_case rt__bench_suite[] = {
      .op = RT_OP_SUM, .dtype = RT_I32, SHAPE(32768, 4096), DIMS(1)},
     {.name = "i64_sum_16384x4096_d1", .group = "dtype", .view = "x.sum(1)", .op = RT_OP_SUM,
      .dtype = RT_I64, SHAPE(16384, 4096), DIMS(1)},
+    /* Full sums of 512 MiB in other element types (the STREAM kernel's
+       16- and 32-byte vectors, 8-byte states). */
+    {.name = "bf16_sum_full_2e28", .group = "dtype", .view = "x[2^28].sum()", .op = RT_OP_SUM,
+     .dtype = RT_BF16, SHAPE(268435456)},
+    {.name = "f64_sum_full_2e26", .group = "dtype", .view = "x[2^26].sum()", .op = RT_OP_SUM,
+     .dtype = RT_F64, SHAPE(67108864)},
+    {.name = "i32_sum_full_2e27", .group = "dtype", .view = "x[2^27].sum() (int64 out)",
+     .op = RT_OP_SUM, .dtype = RT_I32, SHAPE(134217728)},
 
     /* Other ops, inner, outer and full. */
     {.name = "mean_32768x4096_d1", .group = "ops", .view = "x.mean(1)", .op = RT_OP_MEAN,

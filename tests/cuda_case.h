@@ -267,7 +267,10 @@ static inline rt__launch_config case_config(rt_context *ctx, const rt_case *c, c
     rt__op_traits tr;
     assert_int_equal(rt__cuda_op_traits(ctx, &pb, &tr), RT_OK);
     rt__launch_config cfg;
-    assert_int_equal(rt__config_compute(&it, &tr, rt__cuda_props(ctx), policy, &cfg), RT_OK);
+    /* As the executor plans it: without the kinds the context turns off. */
+    assert_int_equal(rt__config_compute_without(&it, &tr, rt__cuda_props(ctx), policy,
+                                                ctx->kinds_off, &cfg),
+                     RT_OK);
     return cfg;
 }
 

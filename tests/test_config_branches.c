@@ -18,9 +18,13 @@
 #include "config.h"
 #include "rt_test_config.h"
 
+/* The general kernel's config: TUNED's full reductions of a long
+   contiguous run go to the STREAM kernel, turned off here (the kernel's
+   own config is test_tuned_stream's). */
 static rt__launch_config config_for(const rt__iter *it, rt_op op, rt_dtype dtype,
                                     rt_policy policy) {
-    rt__launch_config c = rt_test_config_for(it, op, dtype, policy);
+    rt__launch_config c =
+        rt_test_config_without(it, op, dtype, policy, RT__KIND_BIT(RT__KERNEL_STREAM));
     assert_int_equal(c.kernel, RT__KERNEL_GENERAL);
     assert_int_equal(c.num_threads, c.block[0] * c.block[1]);
     assert_int_equal(c.max_threads, 512 / c.output_vec_size);
@@ -793,7 +797,9 @@ static void test_tuned_chunked_split(void **state) {
     }
     rt__op_traits n2 = rt__op_traits_for(RT_OP_NORM, RT_F32, RT_F32, false, 2.0);
     rt__device_props h200 = rt__device_props_h200();
-    assert_int_equal(rt__config_compute(&big, &n2, &h200, RT_POLICY_TUNED, &t), RT_OK);
+    assert_int_equal(rt__config_compute_without(&big, &n2, &h200, RT_POLICY_TUNED,
+                                                RT__KIND_BIT(RT__KERNEL_STREAM), &t),
+                     RT_OK);
     assert_int_equal(t.ctas_per_output, 4096);
     assert_chunks_cover(&t, (int64_t)1 << 24);
     /* Interleaved: argmax, min with indices, var, the p = 3 norm, any. */
@@ -904,10 +910,20 @@ static void test_tuned_tiny(void **state) {
     expect_tiny(8192, RT_OP_MAX, RT_BF16, 256);
     expect_tiny(16384, RT_OP_ANY, RT_BOOL, 256);
     expect_tiny(100, RT_OP_NORM, RT_F16, 32);
-    /* Over 16 KiB: the general kernel. */
+    /* Over 16 KiB: the STREAM kernel for one-number states, else the
+       general kernel. */
     assert_int_equal(tiny_config_for(4097, 1, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).kernel,
-                     RT__KERNEL_GENERAL);
+                     RT__KERNEL_STREAM);
     assert_int_equal(tiny_config_for(2049, 1, RT_OP_SUM, RT_F64, RT_POLICY_TUNED).kernel,
+                     RT__KERNEL_STREAM);
+    assert_int_equal(tiny_config_for(4097, 1, RT_OP_ARGMAX, RT_F32, RT_POLICY_TUNED).kernel,
+                     RT__KERNEL_GENERAL);
+    /* TINY turned off: the general kernel. */
+    int64_t n256[] = {256}, unit[] = {1};
+    rt__iter small = rt_test_make_iter(1, 1, n256, unit, 4, 0);
+    assert_int_equal(rt_test_config_without(&small, RT_OP_SUM, RT_F32, RT_POLICY_TUNED,
+                                            RT__KIND_BIT(RT__KERNEL_TINY))
+                         .kernel,
                      RT__KERNEL_GENERAL);
     /* A strided run, or a reversed one: not contiguous, not TINY. */
     assert_int_equal(tiny_config_for(256, 2, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).kernel,
@@ -926,6 +942,118 @@ static void test_tuned_tiny(void **state) {
     rt__iter split = rt_test_make_iter(2, 2, shape2, gap, 4, 0);
     assert_int_not_equal(rt_test_config_for(&split, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).kernel,
                          RT__KERNEL_TINY);
+}
+
+/* The STREAM kernel (tuned_stream.c): a full reduction of one contiguous
+   run over RT__TINY_MAX_BYTES, for ops whose state is one number: blocks
+   of 512 threads, 64 bytes of vectors a thread, one block per chunk, a
+   partial per block and one semaphore when there are several. */
+static rt__launch_config stream_config_for(int64_t n, rt_op op, rt_dtype dt) {
+    int64_t shape[] = {n}, strides[] = {1};
+    rt__iter it = rt_test_make_iter(1, 1, shape, strides, (int)rt_dtype_size(dt), 0);
+    return rt_test_config_for(&it, op, dt, RT_POLICY_TUNED);
+}
+
+static void expect_stream(int64_t n, rt_op op, rt_dtype dt, int vec, int per_thread, int blocks,
+                          int acc_size) {
+    const rt__launch_config c = stream_config_for(n, op, dt);
+    assert_int_equal(c.kernel, RT__KERNEL_STREAM);
+    assert_dims3(c.block, 512, 1, 1);
+    assert_dims3(c.grid, blocks, 1, 1);
+    assert_int_equal(c.num_threads, 512);
+    assert_int_equal(c.max_threads, 512);
+    assert_true(c.vectorize_input);
+    assert_int_equal(c.input_vec_size, vec);
+    assert_int_equal(c.output_vec_size, 1);
+    assert_true(rt__config_block_x_reduce(&c));
+    assert_false(rt__config_block_y_reduce(&c));
+    assert_int_equal(c.shared_memory_bytes, 0);
+    assert_int_equal(c.ctas_per_output, blocks);
+    if (blocks == 1) {
+        assert_false(rt__config_global_reduce(&c));
+        assert_false(c.input_chunked);
+        assert_int_equal(c.staging_bytes, 0);
+        assert_int_equal(c.semaphore_count, 0);
+        return;
+    }
+    assert_true(rt__config_global_reduce(&c));
+    assert_true(c.input_chunked);
+    assert_int_equal(c.input_mult[2], 512 * per_thread);
+    assert_int_equal(c.staging_bytes, (int64_t)blocks * acc_size);
+    assert_int_equal(c.semaphore_count, 1);
+    /* The chunks cover the run's vectors (rounded up: a head off the
+       boundary), the last one not empty. */
+    const int64_t units = (n + vec - 1) / vec;
+    assert_true((int64_t)blocks * c.input_mult[2] >= units);
+    assert_true((int64_t)(blocks - 1) * c.input_mult[2] < units);
+}
+
+static void test_tuned_stream(void **state) {
+    (void)state;
+    /* f32: 4-element vectors, 4 a thread, 2048 a block (32 KiB). 16 KiB +
+       4 bytes and 32 KiB: one block; one element more: two. */
+    expect_stream(4097, RT_OP_SUM, RT_F32, 4, 4, 1, 4);
+    expect_stream(8192, RT_OP_SUM, RT_F32, 4, 4, 1, 4);
+    expect_stream(8193, RT_OP_SUM, RT_F32, 4, 4, 2, 4);
+    /* 1 GiB: 32768 blocks, 128 KiB of partials. */
+    expect_stream((int64_t)1 << 28, RT_OP_SUM, RT_F32, 4, 4, 32768, 4);
+    expect_stream((int64_t)1 << 27, RT_OP_MEAN, RT_F32, 4, 4, 16384, 4);
+    expect_stream((int64_t)1 << 27, RT_OP_MAX, RT_F32, 4, 4, 16384, 4);
+    expect_stream((int64_t)1 << 27, RT_OP_PROD, RT_F32, 4, 4, 16384, 4);
+    /* bf16 sums read 8 a vector (16 bytes); f64 4 (32 bytes: 2 a thread,
+       8-byte states); i32 sums into i64. */
+    expect_stream((int64_t)1 << 28, RT_OP_SUM, RT_BF16, 8, 4, 16384, 4);
+    expect_stream((int64_t)1 << 26, RT_OP_SUM, RT_F64, 4, 2, 16384, 8);
+    expect_stream((int64_t)1 << 27, RT_OP_SUM, RT_I32, 4, 4, 16384, 8);
+    expect_stream((int64_t)1 << 26, RT_OP_MIN, RT_I32, 4, 4, 8192, 4);
+    /* Vectors under 16 bytes (byte sums, 8- and 16-bit min/max: 4
+       elements a vector): the general kernel. */
+    assert_int_equal(stream_config_for((int64_t)1 << 25, RT_OP_SUM, RT_I8).kernel,
+                     RT__KERNEL_GENERAL);
+    assert_int_equal(stream_config_for((int64_t)1 << 25, RT_OP_MAX, RT_U8).kernel,
+                     RT__KERNEL_GENERAL);
+    assert_int_equal(stream_config_for((int64_t)1 << 25, RT_OP_MIN, RT_I16).kernel,
+                     RT__KERNEL_GENERAL);
+    assert_int_equal(stream_config_for((int64_t)1 << 25, RT_OP_SUM, RT_BOOL).kernel,
+                     RT__KERNEL_GENERAL);
+    expect_stream(1000003, RT_OP_SUM, RT_F32, 4, 4, 123, 4);
+    /* The p = 2 norm (its own traits; the helper plans run-time p). */
+    int64_t big[] = {(int64_t)1 << 26}, unit[] = {1};
+    rt__iter it = rt_test_make_iter(1, 1, big, unit, 4, 0);
+    rt__op_traits n2 = rt__op_traits_for(RT_OP_NORM, RT_F32, RT_F32, false, 2.0);
+    rt__device_props h200 = rt__device_props_h200();
+    rt__launch_config t;
+    assert_int_equal(rt__config_compute(&it, &n2, &h200, RT_POLICY_TUNED, &t), RT_OK);
+    assert_int_equal(t.kernel, RT__KERNEL_STREAM);
+    assert_int_equal(t.grid[0], 8192);
+    /* Not STREAM: states with an index, var, norms of run-time p, any;
+       min/max with indices; COMPAT; a strided run; several outputs;
+       STREAM turned off (the general kernel's chunked split). */
+    assert_int_equal(stream_config_for((int64_t)1 << 26, RT_OP_ARGMAX, RT_F32).kernel,
+                     RT__KERNEL_GENERAL);
+    assert_int_equal(stream_config_for((int64_t)1 << 26, RT_OP_VAR, RT_F32).kernel,
+                     RT__KERNEL_GENERAL);
+    assert_int_equal(stream_config_for((int64_t)1 << 26, RT_OP_NORM, RT_F32).kernel,
+                     RT__KERNEL_GENERAL);
+    assert_int_equal(stream_config_for((int64_t)1 << 26, RT_OP_ANY, RT_BOOL).kernel,
+                     RT__KERNEL_GENERAL);
+    rt__op_traits mi = rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, true, 2.0);
+    assert_int_equal(rt__config_compute(&it, &mi, &h200, RT_POLICY_TUNED, &t), RT_OK);
+    assert_int_equal(t.kernel, RT__KERNEL_GENERAL);
+    assert_int_equal(rt_test_config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT).kernel,
+                     RT__KERNEL_GENERAL);
+    int64_t two[] = {2};
+    rt__iter strided = rt_test_make_iter(1, 1, big, two, 4, 0);
+    assert_int_equal(rt_test_config_for(&strided, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).kernel,
+                     RT__KERNEL_GENERAL);
+    int64_t rows[] = {1 << 20, 2}, rst[] = {1, 1 << 20};
+    rt__iter two_rows = rt_test_make_iter(2, 1, rows, rst, 4, 0);
+    assert_int_not_equal(rt_test_config_for(&two_rows, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).kernel,
+                         RT__KERNEL_STREAM);
+    t = rt_test_config_without(&it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED,
+                               RT__KIND_BIT(RT__KERNEL_STREAM));
+    assert_int_equal(t.kernel, RT__KERNEL_GENERAL);
+    assert_true(t.input_chunked);
 }
 
 int main(void) {
@@ -947,6 +1075,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_rows_block),
         cmocka_unit_test(test_tuned_chunked_split),
         cmocka_unit_test(test_tuned_tiny),
+        cmocka_unit_test(test_tuned_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,10 @@
  *    tie and NaN rules;
  *  - the TINY kernel (full reductions of up to 16 KiB): every op family,
  *    dtypes, lengths around its vectors and blocks, misaligned runs, ties
- *    and NaN in arg-reductions.
+ *    and NaN in arg-reductions;
+ *  - the STREAM kernel (larger full reductions of one-number states):
+ *    one block to thousands, every vector width, against the reference
+ *    and against the general kernel on the same case.
  * Exits 77 (skipped) when no GPU is visible.
  */
 #include "cuda_case.h"
@@ -683,7 +686,9 @@ static const lanes_case k_row_blocks[] = {
    contiguous chunks, one per block; heads off the vector boundary, chunks
    the last of which is short, two rows, and the ops left interleaved. The
    sizes clear rule 7's threshold (over 4 vectors a thread at one wave) on
-   132 SMs whatever the kernels' register counts. */
+   132 SMs whatever the kernels' register counts. The full reductions
+   among them run with the STREAM kernel turned off (test_tuned_paths),
+   which would otherwise take them. */
 typedef struct chunk_case {
     branch_case b;
     int chunked;
@@ -749,6 +754,10 @@ static void test_tuned_paths(void **state) {
     const size_t n = sizeof k_tuned / sizeof k_tuned[0];
     const size_t nrows = sizeof k_row_blocks / sizeof k_row_blocks[0];
     const size_t nchunk = sizeof k_chunked / sizeof k_chunked[0];
+    /* These are the general and ROWS kernels' rules: the full reductions
+       among them (long rows, 256 KB block splits, rule 7's chunks) run
+       with the STREAM kernel turned off (test_stream has its own). */
+    assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__KIND_BIT(RT__KERNEL_STREAM)), RT_OK);
     for (size_t i = 0; i < n; i++)
         run_tuned_case(&k_tuned[i], 0x7a4ed000ull + i, 0, ANY_OF, ANY_OF, &d);
     for (size_t i = 0; i < nrows; i++)
@@ -756,7 +765,8 @@ static void test_tuned_paths(void **state) {
                        ANY_OF, &d);
     for (size_t i = 0; i < nchunk; i++)
         run_tuned_case(&k_chunked[i].b, 0x7a4ed000ull + n + nrows + i, 0, k_chunked[i].chunked,
-                       ANY_OF, &d);
+                       RT__KERNEL_GENERAL, &d);
+    assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
     dev_case_free(&d);
     print_message("tuned cases: %zu, each twice on TUNED and once on COMPAT\n",
                   n + nrows + nchunk);
@@ -837,6 +847,107 @@ static void test_tiny(void **state) {
         run_tuned_case(&k_tiny[i], 0x71a1e000ull + i, 0, ANY_OF, RT__KERNEL_TINY, &d);
     dev_case_free(&d);
     print_message("tiny cases: %zu, each twice on TUNED and once on COMPAT\n", n);
+}
+
+/* ---- the STREAM kernel (TUNED) ---------------------------------------------------- */
+
+/* Full reductions of one contiguous run over 16 KiB, for the ops whose
+   state is one number (tuned_stream.c): one block just past TINY's limit
+   and at exactly one chunk (2048 16-byte vectors), two blocks with a head
+   and a tail, thousands of blocks whose last chunk is short (the fold's
+   16-byte packs of states and the states past them), 16- and 32-byte
+   vectors (f64), 4- and 8-byte states, misaligned starts, dims that
+   coalesce into one run. The branch
+   fields are those TUNED's STREAM config has (lanes split, no warp rows,
+   a global reduce from two blocks); each case also runs with the kind
+   turned off (the general kernel) and the two results must agree. */
+static const branch_case k_stream[] = {
+    {"stream: f32 sum, 4097 (one block)", RT_OP_SUM, RT_F32, RT_F32, 1, {4097}, 1, {0}, 1, false, 0,
+     1, 1, 1, 0, 0},
+    {"stream: f32 sum, 8192 (one whole chunk)", RT_OP_SUM, RT_F32, RT_F32, 1, {8192}, 1, {0}, 0,
+     false, 0, 1, 1, 1, 0, 0},
+    {"stream: f32 sum, 8195, misaligned (two blocks)", RT_OP_SUM, RT_F32, RT_F32, 1, {8195}, 1, {0},
+     3, false, 0, 1, 1, 1, 0, 1},
+    {"stream: f32 sum, 5000003, misaligned", RT_OP_SUM, RT_F32, RT_F32, 1, {5000003}, 1, {0}, 1,
+     false, 0, 1, 1, 1, 0, 1},
+    {"stream: f32 mean, 20000017", RT_OP_MEAN, RT_F32, RT_F32, 1, {20000017}, 1, {0}, 2, false, 0, 1,
+     1, 1, 0, 1},
+    {"stream: f32 amax, 4800001", RT_OP_MAX, RT_F32, RT_F32, 1, {4800001}, 1, {0}, 3, false, 0, 1, 1,
+     1, 0, 1},
+    {"stream: f32 amin, 70001", RT_OP_MIN, RT_F32, RT_F32, 1, {70001}, 1, {0}, 0, false, 0, 1, 1, 1,
+     0, 1},
+    {"stream: bf16 mean to f32, 9000011", RT_OP_MEAN, RT_BF16, RT_F32, 1, {9000011}, 1, {0}, 5, false,
+     0, 1, 1, 1, 0, 1},
+    {"stream: f16 sum, 300001, misaligned", RT_OP_SUM, RT_F16, RT_F16, 1, {300001}, 1, {0}, 7, false,
+     0, 1, 1, 1, 0, 1},
+    {"stream: f64 sum, 5000001", RT_OP_SUM, RT_F64, RT_F64, 1, {5000001}, 1, {0}, 1, false, 0, 1, 1,
+     1, 0, 1},
+    {"stream: f64 amax, 123457", RT_OP_MAX, RT_F64, RT_F64, 1, {123457}, 1, {0}, 0, false, 0, 1, 1, 1,
+     0, 1},
+    {"stream: i32 sum to i64, 6000001", RT_OP_SUM, RT_I32, RT_I64, 1, {6000001}, 1, {0}, 2, false, 0,
+     1, 1, 1, 0, 1},
+    {"stream: i32 amin, 500001", RT_OP_MIN, RT_I32, RT_I32, 1, {500001}, 1, {0}, 1, false, 0, 1, 1, 1,
+     0, 1},
+    {"stream: i64 prod, 100003", RT_OP_PROD, RT_I64, RT_I64, 1, {100003}, 1, {0}, 1, false, 0, 1, 1,
+     1, 0, 1},
+    {"stream: f32 prod, 40000", RT_OP_PROD, RT_F32, RT_F32, 1, {40000}, 1, {0}, 0, false, 0, 1, 1, 1,
+     0, 1},
+    {"stream: f32 norm p=2, 5000003", RT_OP_NORM, RT_F32, RT_F32, 1, {5000003}, 1, {0}, 0, false, 2,
+     1, 1, 1, 0, 1},
+    {"stream: f64 norm p=2, 300001, misaligned", RT_OP_NORM, RT_F64, RT_F64, 1, {300001}, 1, {0}, 3,
+     false, 2, 1, 1, 1, 0, 1},
+    /* Several dims that coalesce into one run. */
+    {"stream: f32 sum over all of [64,128,129]", RT_OP_SUM, RT_F32, RT_F32, 3, {64, 128, 129}, 0,
+     {0}, 0, false, 0, 1, 1, 1, 0, 1},
+};
+
+/* Runs b with the STREAM kernel turned off (the general kernel's config)
+   and checks it against the reference too; then the two outputs must
+   agree: integer and bool results bit for bit, min/max the same value
+   (or NaN both), float sums each within the reference's tolerance. */
+static void run_stream_case(const branch_case *b, uint64_t seed, dev_case *d) {
+    run_tuned_case(b, seed, 0, ANY_OF, RT__KERNEL_STREAM, d);
+    rt_case c;
+    make_branch_case(&c, b, seed);
+    rt_status s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
+    check_case_gpu(&c, s, b->name);
+    unsigned char *with = malloc(c.out_buf.bytes + 1);
+    assert_non_null(with);
+    memcpy(with, c.out_buf.base, c.out_buf.bytes);
+    assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__KIND_BIT(RT__KERNEL_STREAM)), RT_OK);
+    const rt__launch_config off = case_config(g_gpu, &c, d, RT_POLICY_TUNED);
+    s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
+    assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
+    expect_field(b->name, "kernel with STREAM off", RT__KERNEL_GENERAL, (int)off.kernel);
+    check_case_gpu(&c, s, b->name);
+    bool same = true;
+    if (!is_float_dtype(c.out.dtype)) {
+        same = memcmp(with, c.out_buf.base, c.out_buf.bytes) == 0;
+    } else if (b->op == RT_OP_MIN || b->op == RT_OP_MAX) {
+        /* The same element, or a NaN each (which NaN, sign and payload,
+           depends on the order the kernel meets them in). */
+        const size_t at = (size_t)((const char *)c.out.data - (const char *)c.out_buf.base);
+        const long double x = rt_elem_get_f(with + at, c.out.dtype);
+        const long double y = rt_elem_get_f(c.out.data, c.out.dtype);
+        same = (isnan(x) && isnan(y)) || x == y;
+    }
+    if (!same)
+        fail_msg("%s: the STREAM and general kernels' results differ", b->name);
+    free(with);
+    rt_case_free(&c);
+}
+
+static void test_stream(void **state) {
+    (void)state;
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    const size_t n = sizeof k_stream / sizeof k_stream[0];
+    for (size_t i = 0; i < n; i++)
+        run_stream_case(&k_stream[i], 0x57ea3000ull + i, &d);
+    dev_case_free(&d);
+    print_message("stream cases: %zu, each twice on TUNED, once on COMPAT and once with STREAM "
+                  "off\n",
+                  n);
 }
 
 /* Ties and NaNs in arg-reductions: the lowest index wins whatever the
@@ -955,6 +1066,7 @@ int main(void) {
         cmocka_unit_test(test_branches),
         cmocka_unit_test(test_tuned_paths),
         cmocka_unit_test(test_tiny),
+        cmocka_unit_test(test_stream),
         cmocka_unit_test(test_arg_ties_and_nan),
         cmocka_unit_test(test_minmax_nan_inf),
         cmocka_unit_test(test_rows),

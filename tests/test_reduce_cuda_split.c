@@ -3,7 +3,8 @@
  *  - the split path on small tensors, by lowering the context's split
  *    limit (rt__context_set_split_limit): reduced-dim splits (pieces carry
  *    their state through the workspace's ACC region) and kept-dim splits,
- *    for sum, mean, int sums, var, argmax and min with indices;
+ *    for sum, mean, int sums, var, argmax and min with indices, and full
+ *    reductions cut into pieces for the TINY and STREAM kernels;
  *  - real tensors of more than 2^31 elements: exact counts of 2^31 + 2^20
  *    ones (u8 and bool), argmax with one maximum near the end, and 2-d
  *    cases that split a reduced and a kept dim. RT_TEST_BIG=0 skips these
@@ -51,89 +52,107 @@ typedef struct split_case {
     bool idx;
     int64_t limit;
     bool reduced_split; /* some output's inputs span several pieces */
-    bool tiny;          /* every piece runs on the TINY kernel (TUNED) */
+    int kind;           /* every piece runs on this rt__kernel_kind (TUNED); -1: not asserted */
 } split_case;
+
+#define NOT_ASSERTED (-1)
 
 static const split_case k_splits[] = {
     {"sum, reduced dim split", RT_OP_SUM, RT_F32, RT_F32, 2, {3, 20000}, 1, {1}, false, 4096, true,
-     false},
+     NOT_ASSERTED},
     {"mean, reduced dim split", RT_OP_MEAN, RT_F32, RT_F32, 2, {3, 20000}, 1, {1}, false, 4096,
-     true, false},
+     true, NOT_ASSERTED},
     {"i32 sum to i64, reduced split", RT_OP_SUM, RT_I32, RT_I64, 2, {3, 20000}, 1, {1}, false,
-     4096, true, false},
+     4096, true, NOT_ASSERTED},
     {"var, reduced dim split", RT_OP_VAR, RT_F32, RT_F32, 2, {3, 20000}, 1, {1}, false, 4096, true,
-     false},
+     NOT_ASSERTED},
     {"argmax, reduced dim split", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {3, 20000}, 1, {1}, false, 4096,
-     true, false},
+     true, NOT_ASSERTED},
     {"min with indices, reduced split", RT_OP_MIN, RT_F32, RT_F32, 2, {3, 20000}, 1, {1}, true,
-     4096, true, false},
+     4096, true, NOT_ASSERTED},
     {"sum, reduced dim 0 split", RT_OP_SUM, RT_F32, RT_F32, 2, {20000, 3}, 1, {0}, false, 4096,
-     true, false},
+     true, NOT_ASSERTED},
     {"sum, kept dim split", RT_OP_SUM, RT_F32, RT_F32, 2, {20000, 3}, 1, {1}, false, 4096, false,
-     false},
+     NOT_ASSERTED},
     {"var, kept dim split", RT_OP_VAR, RT_F32, RT_F32, 2, {20000, 3}, 1, {1}, false, 4096, false,
-     false},
+     NOT_ASSERTED},
     {"argmax, kept dim split", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {20000, 3}, 1, {1}, false, 4096,
-     false, false},
+     false, NOT_ASSERTED},
     {"min with indices, kept split", RT_OP_MIN, RT_F32, RT_F32, 2, {20000, 3}, 1, {1}, true, 4096,
-     false, false},
+     false, NOT_ASSERTED},
     {"argmax, two reduced dims split", RT_OP_ARGMAX, RT_F32, RT_I64, 3, {50, 40, 30}, 2, {0, 2},
-     false, 1000, true, false},
+     false, 1000, true, NOT_ASSERTED},
     {"min with indices, two reduced dims", RT_OP_MIN, RT_F32, RT_F32, 3, {50, 40, 30}, 2, {0, 2},
-     true, 1000, true, false},
+     true, 1000, true, NOT_ASSERTED},
     /* Short rows, the reduced dim split (one-row pieces: TUNED's ROWS
        direct kernel merges ACC states and shifts indices by index_base). */
     {"rows: sum, reduced split", RT_OP_SUM, RT_F32, RT_F32, 2, {40, 60}, 1, {1}, false, 128, true,
-     false},
+     NOT_ASSERTED},
     {"rows: argmax, reduced split", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {40, 60}, 1, {1}, false, 128,
-     true, false},
+     true, NOT_ASSERTED},
     {"rows: min with indices, reduced split", RT_OP_MIN, RT_F64, RT_F64, 2, {40, 30}, 1, {1}, true,
-     128, true, false},
+     128, true, NOT_ASSERTED},
     {"rows: var, reduced split", RT_OP_VAR, RT_F32, RT_F32, 2, {40, 60}, 1, {1}, false, 128, true,
-     false},
+     NOT_ASSERTED},
     {"sum, both kinds of split", RT_OP_SUM, RT_F32, RT_F32, 3, {64, 40, 30}, 2, {0, 2}, false, 500,
-     true, false},
+     true, NOT_ASSERTED},
     /* A full reduction cut into runs of at most 1000 elements, each one
        output's piece on the TINY kernel: ACC states merged, indices
        shifted by each piece's base. */
     {"tiny: sum, pieces of one run", RT_OP_SUM, RT_F32, RT_F32, 1, {3500}, 1, {0}, false, 1000, true,
-     true},
+     RT__KERNEL_TINY},
     {"tiny: argmax, pieces of one run", RT_OP_ARGMAX, RT_F32, RT_I64, 1, {3500}, 1, {0}, false, 1000,
-     true, true},
+     true, RT__KERNEL_TINY},
     {"tiny: min with indices, pieces", RT_OP_MIN, RT_F64, RT_F64, 1, {2500}, 1, {0}, true, 1000, true,
-     true},
+     RT__KERNEL_TINY},
     {"tiny: var, pieces of one run", RT_OP_VAR, RT_F32, RT_F32, 1, {3500}, 1, {0}, false, 1000, true,
-     true},
+     RT__KERNEL_TINY},
+    /* Runs of 100000 elements cut from 350003 (the last piece shorter),
+       each piece's run over 16 KiB on the STREAM kernel: several blocks,
+       a fold, and the ACC states of the pieces before it. */
+    {"stream: sum, pieces of one run", RT_OP_SUM, RT_F32, RT_F32, 1, {350003}, 1, {0}, false,
+     100000, true, RT__KERNEL_STREAM},
+    {"stream: mean, pieces of one run", RT_OP_MEAN, RT_F32, RT_F32, 1, {350003}, 1, {0}, false,
+     100000, true, RT__KERNEL_STREAM},
+    {"stream: i32 sum to i64, pieces", RT_OP_SUM, RT_I32, RT_I64, 1, {350003}, 1, {0}, false,
+     100000, true, RT__KERNEL_STREAM},
+    {"stream: bf16 sum to f32, pieces", RT_OP_SUM, RT_BF16, RT_F32, 1, {350003}, 1, {0}, false,
+     100000, true, RT__KERNEL_STREAM},
+    {"stream: f32 amax, pieces", RT_OP_MAX, RT_F32, RT_F32, 1, {350003}, 1, {0}, false, 100000,
+     true, RT__KERNEL_STREAM},
+    {"stream: norm p=2, pieces", RT_OP_NORM, RT_F32, RT_F32, 1, {350003}, 1, {0}, false, 100000,
+     true, RT__KERNEL_STREAM},
 };
 
-/* Whether every piece of `limit` runs on the TINY kernel. */
-typedef struct tiny_check {
+/* Whether every piece of `limit` runs on kernel kind `kind`. */
+typedef struct kind_check {
     const rt__op_traits *traits;
     const rt__device_props *props;
-    int pieces, tiny;
-} tiny_check;
+    int kind;
+    int pieces, matching;
+} kind_check;
 
-static rt_status count_tiny(void *user, const rt__iter *piece, bool first, bool last) {
+static rt_status count_kind(void *user, const rt__iter *piece, bool first, bool last) {
     (void)first;
     (void)last;
-    tiny_check *tc = user;
+    kind_check *kc = user;
     rt__launch_config cfg;
-    RT_FORWARD_IF_ERROR(rt__config_compute(piece, tc->traits, tc->props, RT_POLICY_TUNED, &cfg));
-    tc->pieces++;
-    tc->tiny += cfg.kernel == RT__KERNEL_TINY;
+    RT_FORWARD_IF_ERROR(rt__config_compute(piece, kc->traits, kc->props, RT_POLICY_TUNED, &cfg));
+    kc->pieces++;
+    kc->matching += (int)cfg.kernel == kc->kind;
     return RT_OK;
 }
 
-static void expect_tiny_pieces(const rt_case *c, const dev_case *d, int64_t limit) {
+static void expect_piece_kind(const rt_case *c, const dev_case *d, int64_t limit, int kind) {
     rt__problem pb;
     rt__iter it;
     case_iter(g_gpu, c, d, RT_POLICY_TUNED, &pb, &it);
     rt__op_traits traits;
     assert_int_equal(rt__cuda_op_traits(g_gpu, &pb, &traits), RT_OK);
-    tiny_check tc = {&traits, rt__cuda_props(g_gpu), 0, 0};
-    assert_int_equal(rt__iter_for_each_piece(&it, limit, count_tiny, &tc), RT_OK);
-    assert_true(tc.pieces > 1);
-    assert_int_equal(tc.tiny, tc.pieces);
+    kind_check kc = {&traits, rt__cuda_props(g_gpu), kind, 0, 0};
+    assert_int_equal(rt__iter_for_each_piece(&it, limit, count_kind, &kc), RT_OK);
+    assert_true(kc.pieces > 1);
+    assert_int_equal(kc.matching, kc.pieces);
 }
 
 static void test_split_limit(void **state) {
@@ -155,8 +174,8 @@ static void test_split_limit(void **state) {
             assert_true(pc.partial > 0);
         else
             assert_int_equal(pc.partial, 0);
-        if (sc->tiny)
-            expect_tiny_pieces(&c, &d, sc->limit);
+        if (sc->kind != NOT_ASSERTED)
+            expect_piece_kind(&c, &d, sc->limit, sc->kind);
 
         assert_int_equal(rt__context_set_split_limit(g_gpu, sc->limit), RT_OK);
         s = dev_case_run(g_gpu, &c, &d, RT_POLICY_DEFAULT, NULL);

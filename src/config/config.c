@@ -88,6 +88,12 @@ static bool iter_shape_ok(const rt__iter *it, const rt__op_traits *op) {
 rt_status rt__config_compute(const rt__iter *it, const rt__op_traits *op,
                              const rt__device_props *dev, rt_policy policy,
                              rt__launch_config *cfg) {
+    return rt__config_compute_without(it, op, dev, policy, 0, cfg);
+}
+
+rt_status rt__config_compute_without(const rt__iter *it, const rt__op_traits *op,
+                                     const rt__device_props *dev, rt_policy policy,
+                                     unsigned kinds_off, rt__launch_config *cfg) {
     RT_RETURN_IF(it == NULL || op == NULL || dev == NULL || cfg == NULL, RT_ERR_NULL_POINTER);
     RT_RETURN_IF(policy != RT_POLICY_COMPAT && policy != RT_POLICY_TUNED, RT_ERR_BAD_ARGUMENT);
     RT_RETURN_IF(!props_ok(dev) || !traits_ok(op) || !iter_shape_ok(it, op), RT_ERR_BAD_ARGUMENT);
@@ -100,7 +106,7 @@ rt_status rt__config_compute(const rt__iter *it, const rt__op_traits *op,
     if (policy == RT_POLICY_COMPAT)
         RT_FORWARD_IF_ERROR(rt__config_compat(it, op, dev, &c));
     else
-        RT_FORWARD_IF_ERROR(rt__config_tuned(it, op, dev, &c));
+        RT_FORWARD_IF_ERROR(rt__config_tuned(it, op, dev, kinds_off, &c));
 
     RT_RETURN_IF(c.num_threads > dev->max_threads_per_block, RT_ERR_BAD_ARGUMENT);
     RT_RETURN_IF(c.shared_memory_bytes > dev->shared_mem_per_block, RT_ERR_BAD_ARGUMENT);

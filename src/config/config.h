@@ -82,15 +82,32 @@ typedef enum rt__kernel_kind {
        RT__TINY_MAX_BYTES to one output (reduce_tiny.cuh, chosen by
        tuned_tiny.c): the full reduction of a small tensor. Uses block[0]
        only; its shared memory is static, no staging. */
-    RT__KERNEL_TINY = 2
+    RT__KERNEL_TINY = 2,
+    /* The full reduction of a large contiguous run: block b of grid[0]
+       reduces the input_mult[2] vectors [b * input_mult[2], (b + 1) *
+       input_mult[2]) of one output, one round of loads a thread, and the
+       last block to finish folds the blocks' partials (reduce_tiny.cuh,
+       chosen by tuned_stream.c). Uses block[0], grid[0], input_mult[2],
+       staging_bytes (a partial per block) and one semaphore; its shared
+       memory is static. */
+    RT__KERNEL_STREAM = 3
     /* TUNED adds kinds here with their measurements. */
 } rt__kernel_kind;
+
+/* A mask of kernel kinds (1 << RT__KERNEL_*) that TUNED must not choose
+   (rt__config_compute_without): tests and benchmarks run a call through
+   the general kernel to check or time a kind of its own against it. */
+#define RT__KIND_BIT(kind) (1u << (unsigned)(kind))
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its
    check (cuda_args.c) and the kernel (reduce_tiny.cuh). */
 #define RT__TINY_MAX_THREADS 256
 #define RT__TINY_MAX_BYTES 16384
+
+/* The STREAM kernel's block (its launch bound, and the config's only
+   block size). */
+#define RT__STREAM_THREADS 512
 
 /* The widest vector (bytes) a kernel reads on the contiguous path: 4
    eight-byte elements. */
@@ -214,6 +231,15 @@ int64_t rt__config_input_units(const rt__iter *it, const rt__launch_config *c);
 rt_status rt__config_compute(const rt__iter *it, const rt__op_traits *op,
                              const rt__device_props *dev, rt_policy policy,
                              rt__launch_config *cfg);
+
+/* rt__config_compute with the kernel kinds in kinds_off (RT__KIND_BIT
+   mask; RT__KERNEL_GENERAL's bit is ignored) left to the general kernel:
+   TUNED plans the call as if those kinds did not exist. COMPAT has the
+   general kernel only and ignores the mask. rt__config_compute is this
+   with 0. */
+rt_status rt__config_compute_without(const rt__iter *it, const rt__op_traits *op,
+                                     const rt__device_props *dev, rt_policy policy,
+                                     unsigned kinds_off, rt__launch_config *cfg);
 
 /* Appends the config as JSON members ("block":[x,y,z],...) to buf
    (snprintf convention: returns the length the full text needs). */

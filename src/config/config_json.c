@@ -48,6 +48,8 @@ static const char *kernel_name(rt__kernel_kind k) {
         return "rows";
     case RT__KERNEL_TINY:
         return "tiny";
+    case RT__KERNEL_STREAM:
+        return "stream";
     }
     return "unknown";
 }

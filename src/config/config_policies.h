@@ -40,9 +40,11 @@ rt_status rt__config_pytorch_rule(const rt__iter *it, const rt__op_traits *op,
                                   const rt__device_props *dev, const rt__rule_options *opt,
                                   rt__launch_config *cfg);
 
-/* Ours (tuned.c). Fills every field of *cfg, policy = RT_POLICY_TUNED. */
+/* Ours (tuned.c). Fills every field of *cfg, policy = RT_POLICY_TUNED;
+   the kinds in kinds_off (RT__KIND_BIT mask) are not chosen. */
 rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
-                           const rt__device_props *dev, rt__launch_config *cfg);
+                           const rt__device_props *dev, unsigned kinds_off,
+                           rt__launch_config *cfg);
 
 /* The ROWS kernel for one contiguous reduced dim of short or medium length
    (tuned_rows.c): returns true and fills every field of *cfg (policy
@@ -57,6 +59,13 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
    *cfg alone otherwise. */
 bool rt__config_tuned_tiny(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, rt__launch_config *cfg);
+
+/* The STREAM kernel for the full reduction of a large contiguous run
+   (tuned_stream.c): returns true and fills every field of *cfg (policy
+   TUNED, kernel RT__KERNEL_STREAM) when it takes the iter, false and
+   leaves *cfg alone otherwise. */
+bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
+                             const rt__device_props *dev, rt__launch_config *cfg);
 
 /* Fills the derived fields (grid, num_threads, shared_memory_bytes,
    staging_bytes, semaphore_count) from the block, mults, steps, ctas and

@@ -250,13 +250,18 @@ static rt_status rule_config(const rt__iter *it, const rt__op_traits *t, const r
 }
 
 rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
-                           const rt__device_props *dev, rt__launch_config *cfg) {
-    /* The full reduction of a small contiguous run, and short and medium
-       contiguous rows, have kernel kinds of their own (tuned_tiny.c and
-       tuned_rows.c carry their measurements). */
-    if (rt__config_tuned_tiny(it, op, dev, cfg))
+                           const rt__device_props *dev, unsigned kinds_off,
+                           rt__launch_config *cfg) {
+    /* The full reduction of a small or a large contiguous run, and short
+       and medium contiguous rows, have kernel kinds of their own
+       (tuned_tiny.c, tuned_stream.c and tuned_rows.c carry their
+       measurements). */
+    if (!(kinds_off & RT__KIND_BIT(RT__KERNEL_TINY)) && rt__config_tuned_tiny(it, op, dev, cfg))
         return RT_OK;
-    if (rt__config_tuned_rows(it, op, dev, cfg))
+    if (!(kinds_off & RT__KIND_BIT(RT__KERNEL_STREAM)) &&
+        rt__config_tuned_stream(it, op, dev, cfg))
+        return RT_OK;
+    if (!(kinds_off & RT__KIND_BIT(RT__KERNEL_ROWS)) && rt__config_tuned_rows(it, op, dev, cfg))
         return RT_OK;
     /* 1. Lift PyTorch's vt0 >= input_vec_size gate of the contiguous vector
        path (it only bites 16-bit sums and means): H200, bf16 [32768,4096]

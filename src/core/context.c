@@ -28,6 +28,7 @@ rt_status rt_context_create(rt_context **ctx, rt_device_kind kind, int device_in
     c->policy = RT_POLICY_TUNED;
     c->stream = NULL;
     c->split_limit = 0;
+    c->kinds_off = 0;
     c->cuda = NULL;
     if (kind == RT_DEVICE_CUDA) {
         rt_status s = rt__cuda_context_init(c);
@@ -86,5 +87,11 @@ rt_status rt__context_set_split_limit(rt_context *ctx, int64_t limit) {
     RT_RETURN_IF(ctx == NULL, RT_ERR_NULL_POINTER);
     RT_RETURN_IF(limit < 0, RT_ERR_BAD_ARGUMENT);
     ctx->split_limit = limit;
+    return RT_OK;
+}
+
+rt_status rt__context_set_kinds_off(rt_context *ctx, unsigned kinds_off) {
+    RT_RETURN_IF(ctx == NULL, RT_ERR_NULL_POINTER);
+    ctx->kinds_off = kinds_off;
     return RT_OK;
 }

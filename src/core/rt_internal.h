@@ -100,10 +100,16 @@ struct rt_context {
        piece may have; 0 means INT32_MAX. Lets tests drive the split path on
        small tensors. Set through rt__context_set_split_limit. */
     int64_t split_limit;
+    /* Test and benchmark hook: kernel kinds (a mask of 1 << RT__KERNEL_*,
+       src/config/config.h) TUNED must leave to the general kernel, so a
+       kind of its own can be checked or timed against it on the same
+       call; 0: every kind. Set through rt__context_set_kinds_off. */
+    unsigned kinds_off;
     struct rt__cuda_state *cuda; /* NULL for CPU contexts */
 };
 
 rt_status rt__context_set_split_limit(rt_context *ctx, int64_t limit);
+rt_status rt__context_set_kinds_off(rt_context *ctx, unsigned kinds_off);
 
 /* CPU backend (src/cpu). */
 rt_status rt__cpu_execute(const rt_context *ctx, const rt__problem *pb);

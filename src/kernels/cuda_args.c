@@ -98,11 +98,34 @@ static rt_status check_tiny(const rt__iter *it, const rt__launch_config *c) {
     return RT_OK;
 }
 
+/* The STREAM kernel's conditions (reduce_tiny.cuh): one output, one
+   contiguous run, blocks of exactly its launch bound, and chunks of whole
+   block steps that cover the run's vectors (input_mult[2], with several
+   blocks; one block reads the whole run). */
+static rt_status check_stream(const rt__iter *it, const rt__launch_config *c) {
+    const int64_t elem = it->elem_size[RT__ITER_IN];
+    RT_RETURN_IF(it->num_outputs != 1 || it->ndim != 1 || it->num_reduce_dims != 1 ||
+                     it->strides[RT__ITER_IN][0] != elem,
+                 RT_ERR_INTERNAL);
+    RT_RETURN_IF(c->block[0] != RT__STREAM_THREADS || c->block[1] != 1 || c->block[2] != 1 ||
+                     c->grid[0] < 1 || c->grid[1] != 1 || c->grid[2] != 1 ||
+                     !c->vectorize_input || c->input_vec_size < 1,
+                 RT_ERR_INTERNAL);
+    const int64_t chunk = c->input_mult[2];
+    if (c->grid[0] == 1)
+        return chunk == 0 ? RT_OK : RT_ERR_INTERNAL;
+    RT_RETURN_IF(chunk < c->block[0] || chunk % c->block[0] != 0, RT_ERR_INTERNAL);
+    RT_RETURN_IF((int64_t)c->grid[0] * chunk < rt__config_input_units(it, c), RT_ERR_INTERNAL);
+    return RT_OK;
+}
+
 rt_status rt__cuda_check_config(const rt__iter *it, const rt__launch_config *c) {
     if (c->kernel == RT__KERNEL_ROWS)
         return check_rows(it, c);
     if (c->kernel == RT__KERNEL_TINY)
         return check_tiny(it, c);
+    if (c->kernel == RT__KERNEL_STREAM)
+        return check_stream(it, c);
     const int R = it->num_reduce_dims;
     const int64_t elem = it->elem_size[RT__ITER_IN];
     const int bx = c->block[0], by = c->block[1], ovs = c->output_vec_size;
@@ -162,7 +185,7 @@ int64_t rt__cuda_shared_bytes(const rt__launch_config *c, int acc_size) {
     const int64_t slots = (int64_t)c->block[0] * c->block[1] * c->output_vec_size;
     const bool lanes = rt__config_block_x_reduce(c) && c->block[0] > 32;
     int64_t need = 0;
-    if (c->kernel == RT__KERNEL_TINY)
+    if (c->kernel == RT__KERNEL_TINY || c->kernel == RT__KERNEL_STREAM)
         return 0; /* static shared memory */
     if (c->kernel == RT__KERNEL_ROWS)
         need = c->rows_block ? (int64_t)(c->block[0] / 32) * c->rows_per_block * acc_size : 0;
@@ -174,6 +197,8 @@ int64_t rt__cuda_shared_bytes(const rt__launch_config *c, int acc_size) {
 int64_t rt__cuda_staging_bytes(const rt__launch_config *c, int acc_size) {
     if (!rt__config_global_reduce(c))
         return 0;
+    if (c->kernel == RT__KERNEL_STREAM)
+        return (int64_t)c->grid[0] * acc_size; /* a state per block */
     int64_t slots = (int64_t)c->grid[0] * c->grid[1];
     if (!rt__config_block_x_reduce(c))
         slots *= c->block[0];
@@ -181,7 +206,9 @@ int64_t rt__cuda_staging_bytes(const rt__launch_config *c, int acc_size) {
 }
 
 int64_t rt__cuda_semaphores(const rt__launch_config *c) {
-    return rt__config_global_reduce(c) ? c->grid[0] : 0;
+    if (!rt__config_global_reduce(c))
+        return 0;
+    return c->kernel == RT__KERNEL_STREAM ? 1 : c->grid[0];
 }
 
 void rt__cuda_pack_iter(const rt__iter *it, rt__kernel_args *a) {
@@ -215,7 +242,10 @@ void rt__cuda_pack_tiny(const rt__iter *it, const rt__kernel_args *op, bool firs
     a->out = it->data[RT__ITER_OUT];
     a->idx = it->elem_size[RT__ITER_IDX] != 0 ? it->data[RT__ITER_IDX] : NULL;
     a->acc = it->elem_size[RT__ITER_ACC] != 0 ? it->data[RT__ITER_ACC] : NULL;
+    a->staging = NULL;
+    a->semaphores = NULL;
     a->num_inputs = (uint32_t)it->inputs_per_output;
+    a->chunk = 0;
     a->out_dtype = op->out_dtype;
     a->first = first;
     a->last = last;

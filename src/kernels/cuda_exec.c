@@ -133,7 +133,8 @@ typedef struct piece_needs {
 
 static rt_status piece_config(const plan *p, const rt__iter *piece, piece_needs *n) {
     const rt__device_props *props = &p->ctx->cuda->props;
-    RT_FORWARD_IF_ERROR(rt__config_compute(piece, &p->traits, props, p->policy, &n->cfg));
+    RT_FORWARD_IF_ERROR(rt__config_compute_without(piece, &p->traits, props, p->policy,
+                                                   p->ctx->kinds_off, &n->cfg));
     RT_FORWARD_IF_ERROR(rt__cuda_check_config(piece, &n->cfg));
     n->shared = rt__cuda_shared_bytes(&n->cfg, p->entry->acc_size);
     n->staging = rt__cuda_staging_bytes(&n->cfg, p->entry->acc_size);
@@ -144,24 +145,32 @@ static rt_status piece_config(const plan *p, const rt__iter *piece, piece_needs 
     return RT_OK;
 }
 
-/* The TINY kernel's launch: a small argument block, no offset calculators
-   to pack, no workspace but the ACC states of split pieces. */
+/* The TINY and STREAM kernels' launch: a small argument block, no offset
+   calculators to pack; STREAM's blocks also take their staging states and
+   a counter from the workspace. */
 static rt_status tiny_launch(const plan *p, const rt__iter *piece, bool first, bool last,
-                             const rt__launch_config *cfg) {
+                             const piece_needs *n) {
     rt__tiny_args a;
     rt__cuda_pack_tiny(piece, &p->proto, first, last, &a);
     RT_RETURN_IF((!first || !last) && a.acc == NULL, RT_ERR_INTERNAL);
     RT_RETURN_IF(p->tiny == NULL, RT_ERR_INTERNAL);
-    return rt__cuda_status(p->tiny(&a, cfg, p->stream, p->ctx->device_index));
+    if (n->cfg.kernel == RT__KERNEL_STREAM) {
+        a.chunk = n->cfg.input_mult[2] > 0 ? (uint32_t)n->cfg.input_mult[2] : a.num_inputs;
+        if (n->sems > 0) {
+            a.staging = rt__cuda_workspace_staging(p->ctx);
+            a.semaphores = rt__cuda_workspace_semaphores(p->ctx);
+        }
+    }
+    return rt__cuda_status(p->tiny(&a, &n->cfg, p->stream, p->ctx->device_index));
 }
 
 static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, bool last,
                               const piece_needs *n) {
-    if (n->cfg.kernel == RT__KERNEL_TINY)
-        return tiny_launch(p, piece, first, last, &n->cfg);
     const struct rt__cuda_state *st = p->ctx->cuda;
     RT_RETURN_IF(n->sems > st->sem_capacity || n->staging > st->staging_capacity,
                  RT_ERR_INTERNAL);
+    if (n->cfg.kernel == RT__KERNEL_TINY || n->cfg.kernel == RT__KERNEL_STREAM)
+        return tiny_launch(p, piece, first, last, n);
     rt__kernel_args a = p->proto;
     rt__cuda_pack_iter(piece, &a);
     rt__cuda_pack_config(&n->cfg, &a);

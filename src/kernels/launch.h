@@ -211,18 +211,26 @@ RT__FOR_EACH_KERNEL(RT__DECLARE_ROWS_ENTRY)
 rt__launch_fn rt__rows_lookup(rt__family family, rt_dtype in_dtype);
 
 /*
- * The TINY kernel's argument block (RT__KERNEL_TINY, reduce_tiny.cuh): one
- * block reduces one contiguous run of elements to one output, so it needs
- * none of rt__kernel_args' offset calculators, and a launch copies ~72
- * bytes of parameters instead of ~900. Pointers are the elements' own
- * addresses (the piece's data pointers: a single output has no offsets).
+ * The argument block of the TINY and STREAM kernels (RT__KERNEL_TINY,
+ * RT__KERNEL_STREAM, reduce_tiny.cuh): they reduce one contiguous run of
+ * elements to one output, so they need none of rt__kernel_args' offset
+ * calculators, and a launch copies ~90 bytes of parameters instead of
+ * ~900. Pointers are the elements' own addresses (the piece's data
+ * pointers: a single output has no offsets).
  */
 typedef struct rt__tiny_args {
     const char *in;       /* element 0 of the run */
     char *out;            /* the output element */
     char *idx;            /* its int64 index (min/max with indices), or NULL */
     char *acc;            /* its state across split pieces, or NULL */
+    /* STREAM with several blocks: a state per block, and one counter, 0 at
+       rest (the last block to count resets it). NULL otherwise. */
+    char *staging;
+    unsigned *semaphores;
     uint32_t num_inputs;  /* elements in the run (>= 1) */
+    /* STREAM: vectors (of the op's input_vec elements) block b reads,
+       from vector b * chunk; at least num_inputs with one block. TINY: 0. */
+    uint32_t chunk;
     int out_dtype;        /* rt_dtype of `out` */
     int first, last;      /* as in rt__kernel_args */
     int64_t index_base;   /* added to indices (split pieces) */
@@ -230,14 +238,16 @@ typedef struct rt__tiny_args {
     double param0, param1; /* as in rt__kernel_args */
 } rt__tiny_args;
 
-/* Launches the TINY kernel: one block of cfg->block[0] threads, on the
-   current device, whose ordinal is `device` (the executor has just made
-   it current: the launch need not ask the runtime again). */
+/* Launches the TINY kernel (one block of cfg->block[0] threads) or the
+   STREAM kernel (cfg->grid[0] blocks of RT__STREAM_THREADS), as
+   cfg->kernel says, on the current device, whose ordinal is `device` (the
+   executor has just made it current: the launch need not ask the runtime
+   again). cudaErrorInvalidValue for a shape the kernel cannot run. */
 typedef cudaError_t (*rt__tiny_launch_fn)(const rt__tiny_args *args, const rt__launch_config *cfg,
                                           cudaStream_t stream, int device);
 
-/* The TINY launch of each (family, dtype), stamped from the same list;
-   rt__tiny_lookup gives NULL if none. */
+/* The TINY/STREAM launch of each (family, dtype), stamped from the same
+   list; rt__tiny_lookup gives NULL if none. */
 #define RT__DECLARE_TINY_ENTRY(fam, FAM, sfx, DT)                                                  \
     extern const rt__tiny_launch_fn rt__tiny_##fam##_##sfx;
 RT__FOR_EACH_KERNEL(RT__DECLARE_TINY_ENTRY)

@@ -10,7 +10,7 @@
  * took 4.0-4.2 us of GPU time against CUB's 3.0-3.2 with about as many
  * instructions executed (H100, ncu, bench/NOTES.md v1.10). Its ~900-byte
  * argument block also costs host time per launch. This kernel has one
- * path and a ~72-byte argument block (rt__tiny_args):
+ * path and a ~90-byte argument block (rt__tiny_args):
  *  - thread t reads scalar t of the unaligned head and of the tail (each
  *    shorter than one vector, and a block has at least 32 threads), then
  *    aligned vectors t, t + T, ... of Op::input_vec elements, up to
@@ -23,6 +23,15 @@
  * The config (tuned_tiny.c) sizes the block so that one batch of loads
  * covers the run where it can.
  *
+ * The STREAM kernel (RT__KERNEL_STREAM) is the same reducer over a large
+ * run: block b of a one-shot grid reads the chunk of vectors [b * chunk,
+ * (b + 1) * chunk) in one round of loads (block 0 also the head and the
+ * tail), reduces it, and thread 0 publishes the block's state and counts
+ * it (one acq_rel atomic, as the general kernel's global_reduce); the
+ * last block to count folds every block's state in a fixed order, 16
+ * bytes of states a load, and finishes the output. tuned_stream.c has the
+ * measurements behind the shape.
+ *
  * Included by the reduce_<family>.cu files after reduce_body.cuh.
  */
 #ifndef RT_KERNELS_REDUCE_TINY_CUH
@@ -31,6 +40,26 @@
 #include "reduce_body.cuh"
 
 namespace rt {
+
+/* 16 bytes of partials loaded at once in a STREAM fold: 4 states of 4
+   bytes, 2 of 8; states of other sizes one at a time. */
+template <typename A> struct PartialPack {
+    static constexpr int n = sizeof(A) == 4 || sizeof(A) == 8 ? 16 / (int)sizeof(A) : 1;
+    using type = Packed<A, n>;
+};
+
+/* A 16-byte load that bypasses L1 (ld.global.cg.v4), for packs of
+   partials other blocks wrote during this launch. */
+template <typename T> static __device__ __forceinline__ T load_cg_pack(const T *p) {
+    if constexpr (sizeof(T) == 16 && alignof(T) >= 16) {
+        const uint4 w = __ldcg(reinterpret_cast<const uint4 *>(p));
+        T out;
+        memcpy(&out, &w, sizeof(T));
+        return out;
+    } else {
+        return load_cg(p);
+    }
+}
 
 template <typename Op> struct TinyReducer {
     using S = typename Op::scalar_t;
@@ -41,8 +70,11 @@ template <typename Op> struct TinyReducer {
 
     __device__ explicit TinyReducer(const rt__tiny_args &args) : a(args), op(args) {}
 
-    /* This thread's share of the run, folded into one state. */
-    __device__ A thread_reduce() const {
+    /* This thread's share of aligned vectors [vbegin, vend) of the run,
+       and, where `ends`, of its scalar head and tail, folded into one
+       state. */
+    template <bool Stream>
+    __device__ A thread_reduce(uint32_t vbegin, uint32_t vend, bool ends) const {
         constexpr int V = Op::input_vec;
         constexpr int K = V < Op::vt0 ? V : Op::vt0;
         constexpr int L = loads_in_flight<Op>();
@@ -50,30 +82,62 @@ template <typename Op> struct TinyReducer {
         const S *data = reinterpret_cast<const S *>(a.in);
         const uint32_t n = a.num_inputs, t = threadIdx.x, nt = blockDim.x;
         const uint32_t head = vector_head<V>(data, n);
-        const uint32_t nvec = (n - head) / V, tail = head + nvec * V;
 
         A acc[K];
 #pragma unroll
         for (int i = 0; i < K; i++)
             acc[i] = op.ident();
-        /* head < V and n - tail < V, both below the 32 threads a block has
+        /* head < V and the tail < V, both below the 32 threads a block has
            at least: one scalar of each per thread. */
-        if (t < head)
-            acc[0] = op.reduce(acc[0], data[t], t);
-        if (tail + t < n)
-            acc[0] = op.reduce(acc[0], data[tail + t], tail + t);
+        if (ends) {
+            const uint32_t tail = head + (n - head) / V * V;
+            if (t < head)
+                acc[0] = op.reduce(acc[0], data[t], t);
+            if (tail + t < n)
+                acc[0] = op.reduce(acc[0], data[tail + t], tail + t);
+        }
 
         const Load *vec = reinterpret_cast<const Load *>(data + head);
-        for (uint32_t j = t; j < nvec; j += L * nt) {
-            Load v[L];
+        if constexpr (Stream) {
+            /* Whole batches of L vectors, then at most one partial batch
+               whose loads past the end re-read the last vector (one cached
+               line) and are not folded. Guarding the loads of every batch
+               (TINY's loop below) spilled 20-100 bytes in the STREAM
+               kernels under their 32-register bound, guarding only the
+               last batch's still 32 in f16 sums (-Xptxas -v, sm_90); this
+               spills none. */
+            uint32_t j = vbegin + t;
+            for (; j + (L - 1) * nt < vend; j += L * nt) {
+                Load v[L];
 #pragma unroll
-            for (int l = 0; l < L; l++)
-                if (j + l * nt < nvec)
+                for (int l = 0; l < L; l++)
                     v[l] = load_stream(&vec[j + l * nt]);
 #pragma unroll
-            for (int l = 0; l < L; l++)
-                if (j + l * nt < nvec)
+                for (int l = 0; l < L; l++)
                     fold_vector(op, acc, v[l], head + (j + l * nt) * V, l);
+            }
+            if (j < vend) {
+                Load v[L];
+#pragma unroll
+                for (int l = 0; l < L; l++)
+                    v[l] = load_stream(&vec[min(j + l * nt, vend - 1)]);
+#pragma unroll
+                for (int l = 0; l < L; l++)
+                    if (j + l * nt < vend)
+                        fold_vector(op, acc, v[l], head + (j + l * nt) * V, l);
+            }
+        } else {
+            for (uint32_t j = vbegin + t; j < vend; j += L * nt) {
+                Load v[L];
+#pragma unroll
+                for (int l = 0; l < L; l++)
+                    if (j + l * nt < vend)
+                        v[l] = load_stream(&vec[j + l * nt]);
+#pragma unroll
+                for (int l = 0; l < L; l++)
+                    if (j + l * nt < vend)
+                        fold_vector(op, acc, v[l], head + (j + l * nt) * V, l);
+            }
         }
 #pragma unroll
         for (int i = 1; i < K; i++)
@@ -81,37 +145,156 @@ template <typename Op> struct TinyReducer {
         return acc[0];
     }
 
-    __device__ void run() const {
-        __shared__ __align__(16) char smem[RT__TINY_MAX_THREADS / 32 * sizeof(Vec<A, 1>)];
+    /* The block's states into thread 0. */
+    __device__ Vec<A, 1> block_reduce(A value) const {
+        __shared__ __align__(16) char smem[RT__STREAM_THREADS / 32 * sizeof(Vec<A, 1>)];
         Vec<A, 1> v;
-        v.v[0] = thread_reduce();
+        v.v[0] = value;
         /* One warp: shuffles alone, no barrier. */
         if (blockDim.x == 32)
-            v = warp_reduce(op, v, threadIdx.x, 32, 0xffffffffu);
-        else
-            v = warps_reduce(op, v, threadIdx.x, blockDim.x, smem, 0);
-        if (threadIdx.x == 0) {
-            const int32_t at_base[4] = {0, 0, 0, 0}; /* one output: the operands' bases */
-            finish_output(op, v.v[0], a, at_base);
+            return warp_reduce(op, v, threadIdx.x, 32, 0xffffffffu);
+        return warps_reduce(op, v, threadIdx.x, blockDim.x, smem, 0);
+    }
+
+    __device__ void finish(A value) const {
+        const int32_t at_base[4] = {0, 0, 0, 0}; /* one output: the operands' bases */
+        finish_output(op, value, a, at_base);
+    }
+
+    /* TINY: one block, the whole run. */
+    __device__ void run_tiny() const {
+        const uint32_t nvec = (a.num_inputs - vector_head<Op::input_vec>(
+                                                  reinterpret_cast<const S *>(a.in), a.num_inputs)) /
+                              Op::input_vec;
+        const Vec<A, 1> v = block_reduce(thread_reduce<false>(0, nvec, true));
+        if (threadIdx.x == 0)
+            finish(v.v[0]);
+    }
+
+    /* STREAM: block b reads vectors [b * chunk, (b + 1) * chunk), block 0
+       the scalar head and tail too; with several blocks each publishes its
+       state and the last to count folds them all. */
+    __device__ void run_stream() const {
+        constexpr int V = Op::input_vec;
+        const uint32_t n = a.num_inputs;
+        const uint32_t nvec = (n - vector_head<V>(reinterpret_cast<const S *>(a.in), n)) / V;
+        const uint32_t b = blockIdx.x;
+        const uint64_t begin = (uint64_t)b * a.chunk, end = begin + a.chunk;
+        const uint32_t vbegin = begin < nvec ? (uint32_t)begin : nvec;
+        const uint32_t vend = end < nvec ? (uint32_t)end : nvec;
+        Vec<A, 1> v = block_reduce(thread_reduce<true>(vbegin, vend, b == 0));
+        if (gridDim.x == 1) {
+            if (threadIdx.x == 0)
+                finish(v.v[0]);
+            return;
         }
+
+        /* Thread 0 holds the block's state: it stores it, then counts with
+           release order on its own store (no barrier needed before), and
+           the last block's acquire, through the barrier after it, hands
+           every other block's state to its threads. */
+        A *staging = reinterpret_cast<A *>(a.staging);
+        __shared__ bool is_last;
+        if (threadIdx.x == 0) {
+            staging[b] = v.v[0];
+            is_last = atomic_add_acq_rel(a.semaphores) == gridDim.x - 1;
+            if (is_last)
+                *a.semaphores = 0; /* every block has counted: ready for the next launch */
+        }
+        __syncthreads();
+        if (!is_last)
+            return;
+
+        /* Thread t folds packs t, t + T, ... of PartialPack states (16
+           bytes), FOLD_LOADS at a time, then the states past the last
+           whole pack: a fixed order whichever block came last, so the
+           result is the same run to run. */
+        constexpr int P = PartialPack<A>::n;
+        constexpr int FOLD_LOADS = 4;
+        using Pack = typename PartialPack<A>::type;
+        const Pack *packs = reinterpret_cast<const Pack *>(staging);
+        const uint32_t nb = gridDim.x, npack = nb / P, t = threadIdx.x, nt = blockDim.x;
+        A acc = op.ident();
+        uint32_t k = t;
+        for (; k + (FOLD_LOADS - 1) * nt < npack; k += FOLD_LOADS * nt) {
+            Pack p[FOLD_LOADS];
+#pragma unroll
+            for (int i = 0; i < FOLD_LOADS; i++)
+                p[i] = load_cg_pack(&packs[k + i * nt]);
+#pragma unroll
+            for (int i = 0; i < FOLD_LOADS; i++)
+#pragma unroll
+                for (int j = 0; j < P; j++)
+                    acc = op.combine(acc, p[i].v[j]);
+        }
+        for (; k < npack; k += nt) {
+            const Pack p = load_cg_pack(&packs[k]);
+#pragma unroll
+            for (int j = 0; j < P; j++)
+                acc = op.combine(acc, p.v[j]);
+        }
+        for (uint32_t c = npack * P + t; c < nb; c += nt)
+            acc = op.combine(acc, load_cg(&staging[c]));
+        v = block_reduce(acc);
+        if (threadIdx.x == 0)
+            finish(v.v[0]);
     }
 };
 
 template <typename Op>
 __global__ void __launch_bounds__(RT__TINY_MAX_THREADS)
     tiny_kernel(const __grid_constant__ rt__tiny_args a) {
-    TinyReducer<Op>(a).run();
+    TinyReducer<Op>(a).run_tiny();
 }
 
-/* One block of c->block[0] threads; cudaErrorInvalidValue for a block the
-   kernel cannot run (not whole warps, or over its launch bound). */
+/* The general kernel's register bound (reduce_kernel: 512 threads,
+   Op::min_blocks a SM). */
+template <typename Op>
+__global__ void __launch_bounds__(RT__STREAM_THREADS, Op::min_blocks)
+    stream_kernel(const __grid_constant__ rt__tiny_args a) {
+    TinyReducer<Op>(a).run_stream();
+}
+
+/* The ops built with a STREAM kernel: those whose state is one number
+   folded like a sum, the only ones TUNED sends there (tuned_stream.c:
+   row_lanes above a warp in traits.c). The rest would only add build time
+   (and Welford, any and the (value, index) states spill under its bound). */
+template <typename Op> struct HasStream {
+    static constexpr bool value = false;
+};
+template <typename S, bool IsProd> struct HasStream<SumProdOp<S, IsProd>> {
+    static constexpr bool value = true;
+};
+template <typename S, bool IsMax> struct HasStream<MinMaxOp<S, IsMax>> {
+    static constexpr bool value = true;
+};
+template <typename S> struct HasStream<Norm2Op<S>> {
+    static constexpr bool value = true;
+};
+
+/* TINY: one block of c->block[0] threads; STREAM: c->grid[0] blocks of
+   RT__STREAM_THREADS. cudaErrorInvalidValue for a shape the kernel cannot
+   run (TINY: not whole warps, or over its launch bound; STREAM: an op
+   built without it, or missing workspace). */
 template <typename Op>
 cudaError_t launch_tiny(const rt__tiny_args *a, const rt__launch_config *c, cudaStream_t stream,
                         int device) {
+    void *params[] = {const_cast<rt__tiny_args *>(a)};
     const int threads = c->block[0];
+    if (c->kernel == RT__KERNEL_STREAM) {
+        if constexpr (HasStream<Op>::value) {
+            if (threads != RT__STREAM_THREADS || c->grid[0] < 1 || a->chunk == 0 ||
+                (c->grid[0] > 1 && (a->staging == nullptr || a->semaphores == nullptr)))
+                return cudaErrorInvalidValue;
+            return launch_fast<stream_kernel<Op>>(dim3((unsigned)c->grid[0], 1, 1),
+                                                  dim3((unsigned)threads, 1, 1), 0, stream,
+                                                  params, device);
+        } else {
+            return cudaErrorInvalidValue;
+        }
+    }
     if (threads < 32 || threads > RT__TINY_MAX_THREADS || threads % 32 != 0)
         return cudaErrorInvalidValue;
-    void *params[] = {const_cast<rt__tiny_args *>(a)};
     return launch_fast<tiny_kernel<Op>>(dim3(1, 1, 1), dim3((unsigned)threads, 1, 1), 0, stream,
                                         params, device);
 }

@@ -42,13 +42,18 @@ rt__iter rt_test_make_iter(int ndim, int nred, const int64_t *shape, const int64
 
 rt__launch_config rt_test_config_for(const rt__iter *it, rt_op op, rt_dtype dtype,
                                      rt_policy policy) {
+    return rt_test_config_without(it, op, dtype, policy, 0);
+}
+
+rt__launch_config rt_test_config_without(const rt__iter *it, rt_op op, rt_dtype dtype,
+                                         rt_policy policy, unsigned kinds_off) {
     rt_dtype out = dtype;
     assert_int_equal(rt_reduce_default_dtype(op, dtype, &out), RT_OK);
     /* Norms are planned as a norm of run-time p (p = 3). */
     rt__op_traits t = rt__op_traits_for(op, dtype, out, false, 3.0);
     rt__device_props dev = rt__device_props_h200();
     rt__launch_config c;
-    assert_int_equal(rt__config_compute(it, &t, &dev, policy, &c), RT_OK);
+    assert_int_equal(rt__config_compute_without(it, &t, &dev, policy, kinds_off, &c), RT_OK);
     assert_int_equal(c.policy, policy);
     return c;
 }

@@ -24,4 +24,9 @@ rt__iter rt_test_make_iter(int ndim, int nred, const int64_t *shape, const int64
 rt__launch_config rt_test_config_for(const rt__iter *it, rt_op op, rt_dtype dtype,
                                      rt_policy policy);
 
+/* The same with the kernel kinds in kinds_off (RT__KIND_BIT mask) turned
+   off (rt__config_compute_without). */
+rt__launch_config rt_test_config_without(const rt__iter *it, rt_op op, rt_dtype dtype,
+                                         rt_policy policy, unsigned kinds_off);
+
 #endif /* RT_TEST_CONFIG_H */

@@ -1,0 +1,94 @@
+/*
+ * TUNED, STREAM kernel (reduce_tiny.cuh): the full reduction of a large
+ * contiguous run (every reduced dim coalesced into one, input stride ==
+ * element size, over RT__TINY_MAX_BYTES) to one output, for ops whose
+ * state is one number folded like a sum (row_lanes above a warp: sum,
+ * prod, mean, min/max without indices, the p = 2 norm; TUNED rule 7's
+ * set).
+ *
+ * The general kernel runs these as a chunked block split (tuned.c rule
+ * 7): 512-thread blocks of 8 vectors a thread, 16384 of them for 1 GiB,
+ * and the last block folds their partials. A one-shot grid of blocks that
+ * each read one round of loads and exit reads faster, and the general
+ * kernel spends ~1.7 us of a 1 GiB sum around the same loads and fold:
+ * H100, bench/fold_probe.cu (bench/NOTES.md v1.6, run 13), f32 full sums
+ * back to back, us:
+ *                        4 MB   64 MB  256 MB  512 MB    1 GB
+ *   raw read, 512 x 4    8.16   25.66   88.29  171.90  339.07
+ *   the same + fold      7.10   27.46   90.37  174.50  341.73
+ *   library (general)    8.58   28.90   91.71  175.46  343.36
+ *   CUB                 14.94   28.83   93.28  178.21  349.73
+ * ("raw read": each block writes its partial and nothing folds them;
+ * "+ fold": an acq_rel count and a coalesced fold by the last block.)
+ * This kernel is that shape with the library's ops: RT__STREAM_THREADS
+ * threads a block, STREAM_BYTES_PER_THREAD of vectors a thread in one
+ * round, ~80 bytes of arguments instead of ~900, no offset calculators,
+ * and a last-block fold that loads 16-byte packs of partials.
+ */
+#include "config_policies.h"
+
+enum {
+    /* Bytes of vectors a thread reads: four 16-byte loads in flight, the
+       probe's 512 x 4 (one round: 8 a thread read 1 GiB in 341.1 us
+       against 339.1 with 4, the grid's last blocks finishing later). */
+    STREAM_BYTES_PER_THREAD = 64,
+    STREAM_MIN_VECTOR_BYTES = 16
+};
+
+bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
+                             const rt__device_props *dev, rt__launch_config *cfg) {
+    const int64_t elem = op->input_size;
+    if (it->num_outputs != 1 || it->ndim != 1 || it->num_reduce_dims != 1 ||
+        it->strides[RT__ITER_IN][0] != elem)
+        return false;
+    if (op->indexed || op->row_lanes <= dev->warp_size)
+        return false;
+    const int64_t n = it->inputs_per_output;
+    if (n * elem <= RT__TINY_MAX_BYTES)
+        return false;
+    /* The kernel reads the op's own vectors (input_vec_size elements); a
+       thread takes as many as make its bytes: 4 of 16 bytes, 2 of f64's
+       32. Ops on 1- and 2-byte inputs whose vectors are narrower (byte
+       sums, min/max of 8- and 16-bit integers: 4 elements) would take
+       8-16 a thread, 2 loads in flight at a time: unmeasured, so they
+       keep the general kernel. The vectors start at the first aligned
+       element, so a head off the boundary can leave one vector fewer than
+       n / V: rounding up covers them either way. */
+    const int64_t vec_bytes = (int64_t)op->input_vec_size * elem;
+    if (vec_bytes < STREAM_MIN_VECTOR_BYTES)
+        return false;
+    const int64_t per_thread = rt__max64(1, STREAM_BYTES_PER_THREAD / vec_bytes);
+    const int64_t threads = RT__STREAM_THREADS;
+    const int64_t chunk = threads * per_thread;
+    const int64_t units = rt__div_up(n, op->input_vec_size);
+    const int64_t blocks = rt__div_up(units, chunk);
+    if (blocks > INT32_MAX)
+        return false;
+
+    rt__launch_config c = {0};
+    c.policy = RT_POLICY_TUNED;
+    c.kernel = RT__KERNEL_STREAM;
+    c.block[0] = (int)threads;
+    c.block[1] = c.block[2] = 1;
+    c.grid[0] = (int)blocks;
+    c.grid[1] = c.grid[2] = 1;
+    c.num_threads = (int)threads;
+    /* Lanes split a block's chunk (block_x_reduce), blocks split the run
+       in chunks of `chunk` vectors (global reduce when there are several). */
+    c.input_mult[0] = 1;
+    c.input_mult[2] = blocks > 1 ? (int)chunk : 0;
+    c.step_input = (int)threads;
+    c.step_output = 1;
+    c.ctas_per_output = (int)blocks;
+    c.input_chunked = blocks > 1;
+    c.vectorize_input = true;
+    c.input_vec_size = op->input_vec_size;
+    c.output_vec_size = 1;
+    c.vt0 = op->vt0;
+    c.max_threads = RT__STREAM_THREADS;
+    /* A partial per block and one count, when blocks must be folded. */
+    c.staging_bytes = blocks > 1 ? blocks * op->acc_size : 0;
+    c.semaphore_count = blocks > 1 ? 1 : 0;
+    *cfg = c;
+    return true;
+}
