@@ -22,8 +22,25 @@
  * "+ fold": an acq_rel count and a coalesced fold by the last block.)
  * This kernel is that shape with the library's ops: RT__STREAM_THREADS
  * threads a block, STREAM_BYTES_PER_THREAD of vectors a thread in one
- * round, ~80 bytes of arguments instead of ~900, no offset calculators,
- * and a last-block fold that loads 16-byte packs of partials.
+ * round, ~90 bytes of arguments instead of ~900, no offset calculators,
+ * and a last-block fold that loads 16-byte packs of partials. Measured
+ * against the general kernel's chunked split on the same calls (H100,
+ * rt_bench --kinds-off stream, alternating, two passes each, medians of
+ * 100, us; bench/NOTES.md v1.13):
+ *                       general          STREAM
+ *   f32 sum 256 KB      6.69-7.23       5.82-6.85
+ *           1 MB        6.94-7.42       6.53-6.77
+ *           4 MB        8.58-8.77       7.06-7.54
+ *           16 MB      12.86-13.01     11.68-11.78
+ *           64 MB      28.29-28.80     27.42-27.49
+ *           256 MB     91.78-91.81     90.24-90.40
+ *           512 MB    175.76-175.78   174.24-174.24
+ *           1 GB      343.12-343.15   340.75-340.94
+ *   amax 512 MB       175.73-175.82   173.81-174.26
+ *   bf16 sum 512 MB   175.97-176.00   174.34-174.40
+ *   f64 sum 512 MB    177.79-177.82   175.26-175.28
+ *   i32 sum 512 MB    181.02-181.18   176.32-176.42
+ * (64 KB: 5.89-6.16 against 5.70-6.93, within the launch noise there.)
  */
 #include "config_policies.h"
 
