@@ -381,6 +381,10 @@ static void test_context_api(void **state) {
     assert_int_equal(rt__context_set_split_limit(NULL, 5), RT_ERR_NULL_POINTER);
     assert_int_equal(rt__context_set_split_limit(ctx, 1000), RT_OK);
     assert_int_equal(ctx->split_limit, 1000);
+    assert_int_equal(ctx->kinds_off, 0u); /* every kernel kind on by default */
+    assert_int_equal(rt__context_set_kinds_off(NULL, 1u), RT_ERR_NULL_POINTER);
+    assert_int_equal(rt__context_set_kinds_off(ctx, 12u), RT_OK);
+    assert_int_equal(ctx->kinds_off, 12u);
     rt_context_destroy(ctx);
     rt_context_destroy(NULL);
 }
