@@ -132,6 +132,26 @@ static void test_full_reduction_is_one_dim(void **state) {
     expect_iter(&it, 1, (int64_t[]){120}, (int64_t[]){4}, (int64_t[]){0}, 1);
 }
 
+/* rt__iter_is_one_run: one output over one contiguous run (the TINY and
+   STREAM kernels' iteration spaces), and not rows, a strided run or a
+   partial reduction. */
+static void test_is_one_run(void **state) {
+    (void)state;
+    int64_t shape[] = {2, 3, 4, 5}, st[4];
+    contiguous(4, shape, st);
+    rt_tensor in = tensor(RT_F32, 4, shape, st);
+    rt__iter it;
+    build(&in, 0xfu, false, &it);
+    assert_true(rt__iter_is_one_run(&it));
+    build(&in, 0x8u, false, &it); /* rows of 5: 24 outputs */
+    assert_false(rt__iter_is_one_run(&it));
+    int64_t n[] = {16}, two[] = {2};
+    rt_tensor strided = tensor(RT_F32, 1, n, two);
+    build(&strided, 0x1u, false, &it);
+    assert_int_equal(it.num_outputs, 1);
+    assert_false(rt__iter_is_one_run(&it));
+}
+
 static void test_transposed_input(void **state) {
     (void)state;
     /* torch.empty(16384, 8192).t(): reduce dim 0, the contiguous one. */
@@ -552,6 +572,7 @@ int main(void) {
         cmocka_unit_test(test_design_example_1),
         cmocka_unit_test(test_design_example_2),
         cmocka_unit_test(test_full_reduction_is_one_dim),
+        cmocka_unit_test(test_is_one_run),
         cmocka_unit_test(test_transposed_input),
         cmocka_unit_test(test_sliced_input),
         cmocka_unit_test(test_two_reduced_dims),

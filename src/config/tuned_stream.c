@@ -55,8 +55,7 @@ enum {
 bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
                              const rt__device_props *dev, rt__launch_config *cfg) {
     const int64_t elem = op->input_size;
-    if (it->num_outputs != 1 || it->ndim != 1 || it->num_reduce_dims != 1 ||
-        it->strides[RT__ITER_IN][0] != elem)
+    if (!rt__iter_is_one_run(it))
         return false;
     if (op->indexed || op->row_lanes <= dev->warp_size)
         return false;

@@ -22,9 +22,9 @@
  * The block: enough threads that each loads at most TINY_LOADS 16-byte
  * vectors, rounded up to whole warps: 1 KB is one warp, 16 KiB 256
  * threads x 4 vectors (CUB's single tile, 256 threads x 16 floats). Runs
- * over 16 KiB keep the general kernel (one block of 512 threads, then a
- * block split from 16 vectors a thread: tuned.c MIN_LOADS_TO_SPLIT); the
- * TINY kernel above 16 KiB is unmeasured.
+ * over 16 KiB go to the STREAM kernel (tuned_stream.c) for ops whose state
+ * is one number, else keep the general kernel; the TINY kernel above
+ * 16 KiB is unmeasured.
  */
 #include "config_policies.h"
 
@@ -37,11 +37,9 @@ enum {
 
 bool rt__config_tuned_tiny(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, rt__launch_config *cfg) {
-    const int64_t elem = op->input_size;
-    if (it->num_outputs != 1 || it->ndim != 1 || it->num_reduce_dims != 1 ||
-        it->strides[RT__ITER_IN][0] != elem)
+    if (!rt__iter_is_one_run(it))
         return false;
-    const int64_t bytes = it->inputs_per_output * elem;
+    const int64_t bytes = it->inputs_per_output * op->input_size;
     if (bytes > RT__TINY_MAX_BYTES)
         return false;
     const int warp = dev->warp_size;

@@ -242,6 +242,12 @@ bool rt__iter_input_aligned(const rt__iter *it, int64_t bytes, int skip_dim) {
     return true;
 }
 
+bool rt__iter_is_one_run(const rt__iter *it) {
+    const int64_t elem = it->elem_size[RT__ITER_IN];
+    return it->num_outputs == 1 && it->ndim == 1 && it->num_reduce_dims == 1 && elem > 0 &&
+           it->strides[RT__ITER_IN][0] == elem;
+}
+
 int64_t rt__iter_add_acc(rt__iter *it, char *base, int acc_size) {
     int64_t stride = acc_size;
     for (int d = 0; d < it->ndim; d++) {

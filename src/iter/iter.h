@@ -84,6 +84,12 @@ int64_t rt__iter_add_acc(rt__iter *it, char *base, int acc_size);
    rows: skip the reduced dim). */
 bool rt__iter_input_aligned(const rt__iter *it, int64_t bytes, int skip_dim);
 
+/* True when the iter is one output reduced over one contiguous run: a
+   single dim, reduced, whose input stride is the element size (the
+   iteration space of a full reduction whose dims all coalesced). The
+   TINY and STREAM kernels take exactly these. */
+bool rt__iter_is_one_run(const rt__iter *it);
+
 /* True when the element count and, for every operand, the largest byte
    offset reachable in either direction from its base are <= limit
    (INT32_MAX when limit <= 0). */

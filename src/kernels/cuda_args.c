@@ -86,10 +86,8 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
    within its launch bound (it reads the head and the tail, each shorter
    than one vector of at most 16 elements, a scalar per thread). */
 static rt_status check_tiny(const rt__iter *it, const rt__launch_config *c) {
-    const int64_t elem = it->elem_size[RT__ITER_IN];
-    RT_RETURN_IF(it->num_outputs != 1 || it->ndim != 1 || it->num_reduce_dims != 1 ||
-                     it->strides[RT__ITER_IN][0] != elem ||
-                     it->inputs_per_output * elem > RT__TINY_MAX_BYTES,
+    RT_RETURN_IF(!rt__iter_is_one_run(it) ||
+                     it->inputs_per_output * it->elem_size[RT__ITER_IN] > RT__TINY_MAX_BYTES,
                  RT_ERR_INTERNAL);
     RT_RETURN_IF(c->block[0] < 32 || c->block[0] > RT__TINY_MAX_THREADS || c->block[0] % 32 != 0 ||
                      c->block[1] != 1 || c->block[2] != 1,
@@ -103,10 +101,7 @@ static rt_status check_tiny(const rt__iter *it, const rt__launch_config *c) {
    block steps that cover the run's vectors (input_mult[2], with several
    blocks; one block reads the whole run). */
 static rt_status check_stream(const rt__iter *it, const rt__launch_config *c) {
-    const int64_t elem = it->elem_size[RT__ITER_IN];
-    RT_RETURN_IF(it->num_outputs != 1 || it->ndim != 1 || it->num_reduce_dims != 1 ||
-                     it->strides[RT__ITER_IN][0] != elem,
-                 RT_ERR_INTERNAL);
+    RT_RETURN_IF(!rt__iter_is_one_run(it), RT_ERR_INTERNAL);
     RT_RETURN_IF(c->block[0] != RT__STREAM_THREADS || c->block[1] != 1 || c->block[2] != 1 ||
                      c->grid[0] < 1 || c->grid[1] != 1 || c->grid[2] != 1 ||
                      !c->vectorize_input || c->input_vec_size < 1,
