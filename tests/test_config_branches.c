@@ -1006,17 +1006,23 @@ static void test_tuned_stream(void **state) {
     expect_stream((int64_t)1 << 26, RT_OP_SUM, RT_F64, 4, 2, 16384, 8);
     expect_stream((int64_t)1 << 27, RT_OP_SUM, RT_I32, 4, 4, 16384, 8);
     expect_stream((int64_t)1 << 26, RT_OP_MIN, RT_I32, 4, 4, 8192, 4);
-    /* Vectors under 16 bytes (byte sums, 8- and 16-bit min/max: 4
-       elements a vector): the general kernel. */
-    assert_int_equal(stream_config_for((int64_t)1 << 25, RT_OP_SUM, RT_I8).kernel,
-                     RT__KERNEL_GENERAL);
-    assert_int_equal(stream_config_for((int64_t)1 << 25, RT_OP_MAX, RT_U8).kernel,
-                     RT__KERNEL_GENERAL);
-    assert_int_equal(stream_config_for((int64_t)1 << 25, RT_OP_MIN, RT_I16).kernel,
-                     RT__KERNEL_GENERAL);
-    assert_int_equal(stream_config_for((int64_t)1 << 25, RT_OP_SUM, RT_BOOL).kernel,
-                     RT__KERNEL_GENERAL);
     expect_stream(1000003, RT_OP_SUM, RT_F32, 4, 4, 123, 4);
+    /* The general kernel: vectors under 16 bytes (byte sums, 8- and 16-bit
+       min/max: 4 elements a vector); states with an index, var, norms of
+       run-time p, any. */
+    static const struct {
+        int64_t n;
+        rt_op op;
+        rt_dtype dt;
+    } general[] = {
+        {(int64_t)1 << 25, RT_OP_SUM, RT_I8},    {(int64_t)1 << 25, RT_OP_MAX, RT_U8},
+        {(int64_t)1 << 25, RT_OP_MIN, RT_I16},   {(int64_t)1 << 25, RT_OP_SUM, RT_BOOL},
+        {(int64_t)1 << 26, RT_OP_ARGMAX, RT_F32}, {(int64_t)1 << 26, RT_OP_VAR, RT_F32},
+        {(int64_t)1 << 26, RT_OP_NORM, RT_F32},   {(int64_t)1 << 26, RT_OP_ANY, RT_BOOL},
+    };
+    for (size_t k = 0; k < sizeof general / sizeof general[0]; k++)
+        assert_int_equal(stream_config_for(general[k].n, general[k].op, general[k].dt).kernel,
+                         RT__KERNEL_GENERAL);
     /* The p = 2 norm (its own traits; the helper plans run-time p). */
     int64_t big[] = {(int64_t)1 << 26}, unit[] = {1};
     rt__iter it = rt_test_make_iter(1, 1, big, unit, 4, 0);
@@ -1026,17 +1032,9 @@ static void test_tuned_stream(void **state) {
     assert_int_equal(rt__config_compute(&it, &n2, &h200, RT_POLICY_TUNED, &t), RT_OK);
     assert_int_equal(t.kernel, RT__KERNEL_STREAM);
     assert_int_equal(t.grid[0], 8192);
-    /* Not STREAM: states with an index, var, norms of run-time p, any;
-       min/max with indices; COMPAT; a strided run; several outputs;
-       STREAM turned off (the general kernel's chunked split). */
-    assert_int_equal(stream_config_for((int64_t)1 << 26, RT_OP_ARGMAX, RT_F32).kernel,
-                     RT__KERNEL_GENERAL);
-    assert_int_equal(stream_config_for((int64_t)1 << 26, RT_OP_VAR, RT_F32).kernel,
-                     RT__KERNEL_GENERAL);
-    assert_int_equal(stream_config_for((int64_t)1 << 26, RT_OP_NORM, RT_F32).kernel,
-                     RT__KERNEL_GENERAL);
-    assert_int_equal(stream_config_for((int64_t)1 << 26, RT_OP_ANY, RT_BOOL).kernel,
-                     RT__KERNEL_GENERAL);
+    /* Not STREAM either: min/max with indices; COMPAT; a strided run;
+       several outputs; STREAM turned off (the general kernel's chunked
+       split). */
     rt__op_traits mi = rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, true, 2.0);
     assert_int_equal(rt__config_compute(&it, &mi, &h200, RT_POLICY_TUNED, &t), RT_OK);
     assert_int_equal(t.kernel, RT__KERNEL_GENERAL);

@@ -717,33 +717,40 @@ static const chunk_case k_chunked[] = {
       1, 1, 1, 1}, 0},
 };
 
-/* Runs b on TUNED (twice: the same bits) and on COMPAT; lanes > 0: the
-   block.x TUNED's config must have; chunked (0, 1) its input_chunked and
-   kernel (rt__kernel_kind) its kernel (ANY_OF: not asserted). */
-static void run_tuned_case(const branch_case *b, uint64_t seed, int lanes, int chunked, int kernel,
-                           dev_case *d) {
-    rt_case c;
-    make_branch_case(&c, b, seed);
-    rt_status s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
-    check_case_gpu(&c, s, b->name);
-    expect_branch_config(b, &c, d, RT_POLICY_TUNED);
-    const rt__launch_config cfg = case_config(g_gpu, &c, d, RT_POLICY_TUNED);
+/* Runs case c (made from b) on TUNED (twice: the same bits) and on
+   COMPAT; lanes > 0: the block.x TUNED's config must have; chunked (0, 1)
+   its input_chunked and kernel (rt__kernel_kind) its kernel (ANY_OF: not
+   asserted). Returns a copy of TUNED's output buffer (c.out_buf.bytes),
+   the caller's to free. */
+static unsigned char *check_tuned_case(const branch_case *b, rt_case *c, int lanes, int chunked,
+                                       int kernel, dev_case *d) {
+    rt_status s = dev_case_run(g_gpu, c, d, RT_POLICY_TUNED, NULL);
+    check_case_gpu(c, s, b->name);
+    expect_branch_config(b, c, d, RT_POLICY_TUNED);
+    const rt__launch_config cfg = case_config(g_gpu, c, d, RT_POLICY_TUNED);
     if (lanes > 0)
         expect_field(b->name, "block.x", lanes, cfg.block[0]);
     expect_field(b->name, "input_chunked", chunked, cfg.input_chunked);
     expect_field(b->name, "kernel", kernel, (int)cfg.kernel);
     /* Run to run the same bits (no float atomics, fixed combine order). */
-    unsigned char *first = malloc(c.out_buf.bytes + 1);
+    unsigned char *first = malloc(c->out_buf.bytes + 1);
     assert_non_null(first);
-    memcpy(first, c.out_buf.base, c.out_buf.bytes);
-    s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
+    memcpy(first, c->out_buf.base, c->out_buf.bytes);
+    s = dev_case_run(g_gpu, c, d, RT_POLICY_TUNED, NULL);
     assert_int_equal(s, RT_OK);
-    if (memcmp(first, c.out_buf.base, c.out_buf.bytes) != 0)
+    if (memcmp(first, c->out_buf.base, c->out_buf.bytes) != 0)
         fail_msg("%s: two TUNED runs differ", b->name);
-    free(first);
     /* COMPAT on the same case, through the same kernels. */
-    s = dev_case_run(g_gpu, &c, d, RT_POLICY_COMPAT, NULL);
-    check_case_gpu(&c, s, b->name);
+    s = dev_case_run(g_gpu, c, d, RT_POLICY_COMPAT, NULL);
+    check_case_gpu(c, s, b->name);
+    return first;
+}
+
+static void run_tuned_case(const branch_case *b, uint64_t seed, int lanes, int chunked, int kernel,
+                           dev_case *d) {
+    rt_case c;
+    make_branch_case(&c, b, seed);
+    free(check_tuned_case(b, &c, lanes, chunked, kernel, d));
     rt_case_free(&c);
 }
 
@@ -901,22 +908,18 @@ static const branch_case k_stream[] = {
      {0}, 0, false, 0, 1, 1, 1, 0, 1},
 };
 
-/* Runs b with the STREAM kernel turned off (the general kernel's config)
-   and checks it against the reference too; then the two outputs must
+/* Runs b as run_tuned_case does, then with the STREAM kernel turned off
+   (the general kernel's config) and checks that against the reference
+   too; then the two outputs (TUNED's, and this one) must
    agree: integer and bool results bit for bit, min/max the same value
    (or NaN both), float sums each within the reference's tolerance. */
 static void run_stream_case(const branch_case *b, uint64_t seed, dev_case *d) {
-    run_tuned_case(b, seed, 0, ANY_OF, RT__KERNEL_STREAM, d);
     rt_case c;
     make_branch_case(&c, b, seed);
-    rt_status s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
-    check_case_gpu(&c, s, b->name);
-    unsigned char *with = malloc(c.out_buf.bytes + 1);
-    assert_non_null(with);
-    memcpy(with, c.out_buf.base, c.out_buf.bytes);
+    unsigned char *with = check_tuned_case(b, &c, 0, ANY_OF, RT__KERNEL_STREAM, d);
     assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__KIND_BIT(RT__KERNEL_STREAM)), RT_OK);
     const rt__launch_config off = case_config(g_gpu, &c, d, RT_POLICY_TUNED);
-    s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
+    rt_status s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
     assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
     expect_field(b->name, "kernel with STREAM off", RT__KERNEL_GENERAL, (int)off.kernel);
     check_case_gpu(&c, s, b->name);
