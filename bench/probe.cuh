@@ -50,10 +50,11 @@ __global__ void probe_fill(float *dst, size_t n) {
 }
 
 // Load flavours the probes compare: ld.global.nc, the same with a 256-byte
-// L2 prefetch, plain ld.global, ld.global.cs, and an L2 eviction-priority
-// policy as Triton's eviction_policy argument emits it (createpolicy +
-// .L2::cache_hint).
-enum ProbeHint { NC, NC_L2_256, PLAIN, CS, EVICT_FIRST, EVICT_LAST };
+// L2 prefetch, plain ld.global, ld.global.cs, an L2 eviction-priority
+// policy (createpolicy + .L2::cache_hint), L1 evict-first or no-allocate,
+// and both evict-first hints at once, as Triton's eviction_policy argument
+// emits them.
+enum ProbeHint { NC, NC_L2_256, PLAIN, CS, EVICT_FIRST, EVICT_LAST, L1_EVICT_FIRST, L1_NO_ALLOCATE, TRITON_EF };
 
 template <int HINT> __device__ __forceinline__ float4 probe_load4(const float4 *p) {
     float4 v;
@@ -69,6 +70,21 @@ template <int HINT> __device__ __forceinline__ float4 probe_load4(const float4 *
                      : "l"(p));
     } else if (HINT == CS) {
         v = __ldcs(p);
+    } else if (HINT == L1_EVICT_FIRST) {
+        asm volatile("ld.global.L1::evict_first.v4.f32 {%0,%1,%2,%3}, [%4];"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "l"(p));
+    } else if (HINT == L1_NO_ALLOCATE) {
+        asm volatile("ld.global.L1::no_allocate.v4.f32 {%0,%1,%2,%3}, [%4];"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "l"(p));
+    } else if (HINT == TRITON_EF) {
+        // What Triton emits for eviction_policy='evict_first'.
+        unsigned long long pol;
+        asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+        asm volatile("ld.global.L1::evict_first.L2::cache_hint.v4.f32 {%0,%1,%2,%3}, [%4], %5;"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "l"(p), "l"(pol));
     } else {
         unsigned long long pol;
         if (HINT == EVICT_FIRST)
