@@ -15,7 +15,7 @@ void rt__bench_print_header(FILE *f, const rt__bench_env *env) {
             env->cc_major, env->cc_minor, env->sm_count, (double)env->l2_bytes / 1048576.0,
             (double)env->mem_bytes / 1073741824.0);
     fprintf(f, "policy %s%s, median of %d after %d warm-up calls, rotation over >= 4x L2\n",
-            policy_name(env->policy), env->kinds_off != 0 ? " (some kernel kinds off)" : "",
+            policy_name(env->policy), env->kinds_off != 0 ? " (some kernel kinds or rules off)" : "",
             env->reps, env->warmup);
     fprintf(f, "ceilings: read %.0f GB/s (%zu MiB, float4), copy %.0f GB/s (%zu MiB, read+write), "
                "CUB sum %.0f GB/s (2^27 f32)\n",

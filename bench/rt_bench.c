@@ -27,7 +27,8 @@ static const char usage[] =
     "  --no-check       skip comparing each case's result with the CPU backend\n"
     "  --device N       CUDA device index (default 0)\n"
     "  --kinds-off LIST kernel kinds TUNED must not choose, a comma list of tiny,\n"
-    "                   stream, rows: their cases run on the general kernel (A/B)\n"
+    "                   stream, rows: their cases run on the general kernel (A/B);\n"
+    "                   outer-tiles turns TUNED rule 9 off (outer tiles of 16 x 8)\n"
     "  --list-json      print the suite as JSON and exit (needs no GPU)\n";
 
 /* One case's buffers: nslots input and output copies it rotates through. */
@@ -214,20 +215,23 @@ static void run_case(rt__bench_env *env, const rt__bench_case *c, uint64_t seed,
     cudaFree(s.out_pool);
 }
 
-/* The RT__KIND_BIT mask of a comma list of kind names; false on an unknown
-   name. */
+/* The mask (RT__KIND_BIT, RT__RULE_OFF_*) of a comma list of kind and
+   rule names; false on an unknown name. */
 static bool parse_kinds(const char *list, unsigned *mask) {
     static const struct {
         const char *name;
-        rt__kernel_kind kind;
-    } names[] = {{"tiny", RT__KERNEL_TINY}, {"stream", RT__KERNEL_STREAM}, {"rows", RT__KERNEL_ROWS}};
+        unsigned bit;
+    } names[] = {{"tiny", RT__KIND_BIT(RT__KERNEL_TINY)},
+                 {"stream", RT__KIND_BIT(RT__KERNEL_STREAM)},
+                 {"rows", RT__KIND_BIT(RT__KERNEL_ROWS)},
+                 {"outer-tiles", RT__RULE_OFF_OUTER_TILES}};
     *mask = 0;
     for (const char *p = list; *p != '\0';) {
         const size_t len = strcspn(p, ",");
         bool known = false;
         for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
             if (strlen(names[k].name) == len && strncmp(p, names[k].name, len) == 0) {
-                *mask |= RT__KIND_BIT(names[k].kind);
+                *mask |= names[k].bit;
                 known = true;
             }
         if (!known)

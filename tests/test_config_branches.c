@@ -754,6 +754,59 @@ static void test_tuned_tail_cap(void **state) {
        of the block take a batch each (rule 7's chunks, below). */
 }
 
+/* TUNED rule 9: outer tiles of 16 lanes x 8 warp rows and half the split
+   where rule 2 splits 32 x 4 blocks in 2 (the split goes) or, for states
+   over 8 bytes (Welford), evenly; the same blocks and the same step
+   through the reduced index. The model H200 (kernel registers unknown: 16
+   blocks of 128 threads a SM, a wave of 2112): [4096,32768] over dim 0
+   splits 8 ways on 256 tiles, [32,512,64,256] over (0, 2) 2 ways on 1024
+   tiles. Not for a sum split 8 ways, 16-bit inputs (128-byte row
+   segments), no split, or with the rule turned off. */
+static void expect_outer_tiles(const rt__iter *it, rt_op op, rt_dtype dt, int ctas_off) {
+    const rt__launch_config off = rt_test_config_without(
+        it, op, dt, RT_POLICY_TUNED, RT__KIND_BIT(RT__KERNEL_STREAM) | RT__RULE_OFF_OUTER_TILES);
+    const rt__launch_config on = config_for(it, op, dt, RT_POLICY_TUNED);
+    assert_dims3(off.block, 32, 4, 1);
+    assert_int_equal(off.ctas_per_output, ctas_off);
+    assert_dims3(on.block, 16, 8, 1);
+    assert_int_equal(on.ctas_per_output, ctas_off / 2);
+    assert_int_equal(on.grid[0], 2 * off.grid[0]);
+    assert_int_equal(on.grid[1], ctas_off / 2);
+    assert_int_equal(on.step_input, off.step_input);
+    assert_int_equal(on.step_output, 16);
+    assert_int_equal(on.input_mult[2], ctas_off / 2 > 1 ? 8 : 0);
+    assert_int_equal(on.output_vec_size, 4);
+    assert_int_equal(rt__config_global_reduce(&on), ctas_off / 2 > 1);
+}
+
+static void expect_no_outer_tiles(const rt__iter *it, rt_op op, rt_dtype dt, int ctas) {
+    const rt__launch_config c = config_for(it, op, dt, RT_POLICY_TUNED);
+    assert_dims3(c.block, 32, 4, 1);
+    assert_int_equal(c.ctas_per_output, ctas);
+}
+
+static void test_tuned_outer_tiles(void **state) {
+    (void)state;
+    int64_t d0_shape[] = {4096, 32768}, d0_strides[] = {32768, 1};
+    rt__iter d0 = rt_test_make_iter(2, 1, d0_shape, d0_strides, 4, 0);
+    expect_outer_tiles(&d0, RT_OP_VAR, RT_F32, 8);
+    expect_outer_tiles(&d0, RT_OP_STD, RT_F32, 8);
+    int64_t d02_shape[] = {64, 32, 256, 512}, d02_strides[] = {256, 8388608, 1, 16384};
+    rt__iter d02 = rt_test_make_iter(4, 2, d02_shape, d02_strides, 4, 0);
+    expect_outer_tiles(&d02, RT_OP_SUM, RT_F32, 2);
+    expect_outer_tiles(&d02, RT_OP_MAX, RT_F32, 2);
+    rt__iter d02_f64 = rt_test_make_iter(4, 2, d02_shape, d02_strides, 8, 0);
+    expect_outer_tiles(&d02_f64, RT_OP_SUM, RT_F64, 2);
+
+    /* A sum split 8 ways, 16-bit inputs, too few rows to split. */
+    expect_no_outer_tiles(&d0, RT_OP_SUM, RT_F32, 8);
+    rt__iter d02_f16 = rt_test_make_iter(4, 2, d02_shape, d02_strides, 2, 0);
+    expect_no_outer_tiles(&d02_f16, RT_OP_SUM, RT_F16, 2);
+    int64_t short_shape[] = {16, 32768};
+    rt__iter few = rt_test_make_iter(2, 1, short_shape, d0_strides, 4, 0);
+    expect_no_outer_tiles(&few, RT_OP_SUM, RT_F32, 1);
+}
+
 /* The invariants of a chunked split: whole block steps per chunk, chunks
    covering every vector, no block without one. */
 static void assert_chunks_cover(const rt__launch_config *t, int64_t units) {
@@ -1068,6 +1121,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_global_split),
         cmocka_unit_test(test_tuned_vectorizes_nd_rows),
         cmocka_unit_test(test_tuned_tail_cap),
+        cmocka_unit_test(test_tuned_outer_tiles),
         cmocka_unit_test(test_tuned_indexed_one_output),
         cmocka_unit_test(test_tuned_row_blocks),
         cmocka_unit_test(test_tuned_rows_block),

@@ -682,6 +682,34 @@ static const lanes_case k_row_blocks[] = {
      false, 3, 1, 1, 1, 0, 0}, 32},
 };
 
+/* TUNED rule 9 (tuned.c): outer reductions whose lanes own 4 outputs
+   take 16 lanes x 8 warp rows and half the split where the split is 2 or
+   the state is Welford's (split evenly). var over 128 rows: 32 loads a
+   thread at 4 warp rows, a split of 8 wherever the device holds 8 blocks
+   of 128 a tile (any GPU of 32 SMs or more), 4 on 16 x 8; full tiles and
+   a partial last tile (4100 columns: 1025 thread columns). The sums split
+   in 2 where the device holds about 2 blocks of 128 a tile (H100: 9 a
+   SM, a wave of 1188 over 512 tiles: 65536 columns, or 256 x 256 outputs
+   over 128 rows); their lanes are not asserted (other devices split them
+   otherwise). 16-bit inputs (128-byte row segments) and no split (32
+   rows) keep 32 lanes. */
+static const lanes_case k_outer_tiles[] = {
+    {{"tuned: outer tiles, f32 var", RT_OP_VAR, RT_F32, RT_F32, 2, {128, 4096}, 1, {0}, 0, false, 1,
+      ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 16},
+    {{"tuned: outer tiles, f32 std, partial tile", RT_OP_STD, RT_F32, RT_F32, 2, {128, 4100}, 1, {0},
+      0, false, 1, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 16},
+    {{"tuned: outer tiles, f32 sum split 2", RT_OP_SUM, RT_F32, RT_F32, 2, {64, 65536}, 1, {0}, 0,
+      false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
+    {{"tuned: outer tiles, f32 mean over (0, 2)", RT_OP_MEAN, RT_F32, RT_F32, 4, {4, 256, 32, 256}, 2,
+      {0, 2}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
+    {{"tuned: outer tiles, f64 max over (0, 2)", RT_OP_MAX, RT_F64, RT_F64, 4, {4, 256, 32, 256}, 2,
+      {0, 2}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
+    {{"tuned: no outer tiles, f16 sum", RT_OP_SUM, RT_F16, RT_F16, 2, {128, 4096}, 1, {0}, 0, false, 0,
+      ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 32},
+    {{"tuned: no outer tiles, no split", RT_OP_SUM, RT_F32, RT_F32, 2, {32, 4096}, 1, {0}, 0, false, 0,
+      ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 32},
+};
+
 /* TUNED rule 7 (tuned.c): sum-like ops split a long vector-read index in
    contiguous chunks, one per block; heads off the vector boundary, chunks
    the last of which is short, two rows, and the ops left interleaved. The
@@ -773,10 +801,14 @@ static void test_tuned_paths(void **state) {
     for (size_t i = 0; i < nchunk; i++)
         run_tuned_case(&k_chunked[i].b, 0x7a4ed000ull + n + nrows + i, 0, k_chunked[i].chunked,
                        RT__KERNEL_GENERAL, &d);
+    const size_t nouter = sizeof k_outer_tiles / sizeof k_outer_tiles[0];
+    for (size_t i = 0; i < nouter; i++)
+        run_tuned_case(&k_outer_tiles[i].b, 0x7a4ed000ull + n + nrows + nchunk + i,
+                       k_outer_tiles[i].lanes, ANY_OF, RT__KERNEL_GENERAL, &d);
     assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
     dev_case_free(&d);
     print_message("tuned cases: %zu, each twice on TUNED and once on COMPAT\n",
-                  n + nrows + nchunk);
+                  n + nrows + nchunk + nouter);
 }
 
 /* ---- the TINY kernel (TUNED) ------------------------------------------------------ */

@@ -96,8 +96,12 @@ typedef enum rt__kernel_kind {
 
 /* A mask of kernel kinds (1 << RT__KERNEL_*) that TUNED must not choose
    (rt__config_compute_without): tests and benchmarks run a call through
-   the general kernel to check or time a kind of its own against it. */
+   the general kernel to check or time a kind of its own against it. The
+   same mask also turns off single TUNED rules of the general kernel
+   (RT__RULE_OFF_*, bits above the kinds), for the same A/B use. */
 #define RT__KIND_BIT(kind) (1u << (unsigned)(kind))
+/* TUNED rule 9 (tuned.c): outer tiles of 16 lanes x 8 warp rows. */
+#define RT__RULE_OFF_OUTER_TILES (1u << 16)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its
@@ -234,7 +238,8 @@ rt_status rt__config_compute(const rt__iter *it, const rt__op_traits *op,
 
 /* rt__config_compute with the kernel kinds in kinds_off (RT__KIND_BIT
    mask; RT__KERNEL_GENERAL's bit is ignored) left to the general kernel:
-   TUNED plans the call as if those kinds did not exist. COMPAT has the
+   TUNED plans the call as if those kinds did not exist, and without the
+   rules kinds_off turns off (RT__RULE_OFF_*). COMPAT has the
    general kernel only and ignores the mask. rt__config_compute is this
    with 0. */
 rt_status rt__config_compute_without(const rt__iter *it, const rt__op_traits *op,

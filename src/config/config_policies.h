@@ -41,7 +41,8 @@ rt_status rt__config_pytorch_rule(const rt__iter *it, const rt__op_traits *op,
                                   rt__launch_config *cfg);
 
 /* Ours (tuned.c). Fills every field of *cfg, policy = RT_POLICY_TUNED;
-   the kinds in kinds_off (RT__KIND_BIT mask) are not chosen. */
+   the kinds in kinds_off (RT__KIND_BIT mask) are not chosen, nor the
+   rules it turns off (RT__RULE_OFF_*). */
 rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, unsigned kinds_off,
                            rt__launch_config *cfg);

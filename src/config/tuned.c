@@ -24,6 +24,8 @@
  *  8. The same ops, where lanes own outputs and the last block's fold
  *     caps a split under one wave (few outputs, long reductions), take
  *     fewer outputs a thread and taller blocks.
+ *  9. Outer reductions split in 2 over blocks (or Welford's, split
+ *     evenly) take tiles of 16 lanes x 8 warp rows and half the split.
  */
 #include <stdint.h>
 
@@ -238,6 +240,44 @@ static void reshape_row_blocks(const rt__iter *it, const rt__op_traits *op,
     c->step_output = c->block[1];
 }
 
+/* TUNED rule 9: an outer reduction whose lanes own 4 outputs each (32
+   lanes x 4 warp rows, PyTorch's shape) and whose reduced index rule 2
+   splits over an even number of blocks a tile takes tiles of 16 lanes x 8
+   warp rows and half the split: the same blocks and the same rows a
+   thread, 64 outputs a block instead of 128, and half the partials to
+   fold. Only where that drops the split (2 -> 1: no staging, no last
+   block's fold) or the state is wider than 8 bytes (Welford's), and where
+   16 lanes still read 256-byte row segments (inputs of 4 bytes or more).
+   H100, us, rt_bench --kinds-off outer-tiles against the rule in one
+   process, three passes (bench/NOTES.md v1.14 runs 7 and 9):
+                               32 x 4, split s        16 x 8, split s/2
+     d02 [32,256,64,256]      180.0-181.0 (2)        177.2-178.1 (1)
+     var [4096,32768] d0      185.8-186.4 (4)        183.9-184.4 (2)
+   and not taken:
+     sum [4096,32768] d0      179.3-179.3 (4)        179.3-180.2 (2)
+     [16384,8192].t() d1      180.3-181.9 (18)       180.1-180.5 (9)
+     f16 / bf16 d0 (v1.13)     93.0-93.8 (4)          94.2-94.6 (2)
+   (Inductor's tiles for these shapes are 64 outputs too, with no split.) */
+enum { OUTER_TILE_LANES = 16, OUTER_TILE_ROWS = 8, OUTER_SEGMENT_BYTES = 256, OUTER_WIDE_STATE = 8 };
+
+static void outer_tiles(const rt__op_traits *op, const rt__device_props *dev,
+                        rt__launch_config *c) {
+    if (c->vectorize_input || c->input_mult[0] != 0 || c->input_mult[1] == 0 ||
+        c->output_vec_size != 4 || c->block[0] != dev->warp_size || c->block[1] != 4 ||
+        c->input_chunked || c->ctas_per_output < 2 || c->ctas_per_output % 2 != 0 ||
+        (int64_t)OUTER_TILE_LANES * c->output_vec_size * op->input_size < OUTER_SEGMENT_BYTES)
+        return;
+    if (c->ctas_per_output != 2 && op->acc_size <= OUTER_WIDE_STATE)
+        return;
+    const int ctas = c->ctas_per_output / 2;
+    c->block[0] = OUTER_TILE_LANES;
+    c->block[1] = OUTER_TILE_ROWS;
+    c->step_output = OUTER_TILE_LANES; /* lanes own outputs */
+    c->ctas_per_output = ctas;
+    c->input_mult[2] = ctas > 1 ? OUTER_TILE_ROWS : 0; /* interleaved split */
+    c->step_input = OUTER_TILE_ROWS * ctas;            /* unchanged: 4 x 2 ctas */
+}
+
 /* PyTorch's rule with TUNED's options (t: the traits with rule 1's vector
    path), then op's own unroll; policy TUNED. */
 static rt_status rule_config(const rt__iter *it, const rt__op_traits *t, const rt__op_traits *op,
@@ -314,6 +354,10 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
        5.55 -> 5.31 (64 KB 6.61 both). (Tried and
        dropped: 256 elements on one warp instead of 64 lanes, 4.51 -> 5.15
        us, each lane then waits for two loads in turn.) */
+    /* 9. Outer tiles of 16 x 8 (above), where the split is rule 2's wave
+       (measured there), not one the last block's fold caps. */
+    if (!capped && !(kinds_off & RT__RULE_OFF_OUTER_TILES))
+        outer_tiles(op, dev, cfg);
     drop_idle_y_split(cfg);
     /* 6. Row blocks of 128 threads. */
     reshape_row_blocks(it, op, dev, cfg);
