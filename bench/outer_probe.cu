@@ -186,12 +186,13 @@ void run(Ctx &c, int rows_per_chunk) {
     for (long i = 0; i < c.s.cols; ++i)
         worst = std::max(worst, (double)fabsf(got[i] - c.ref[i]) / fabsf(c.ref[i]));
     float us = probe_median_us(c.reps, launch);
-    static const char *const hints[] = {"nc",          "nc.256",      "ld",         "cs", "evict_first", "evict_last",
-                                        "L1.ef",       "L1.no_alloc", "triton_ef"};
+    static const char *const hints[] = {"nc",    "nc.256",      "ld",       "cs",
+                                        "evict_first", "evict_last", "L1.ef", "L1.no_alloc",
+                                        "triton_ef"};
     printf("%-18s %3dx%-3d U%d%s %-5s %-11s rows/chunk %5d  blocks %6d  %8.2f us  %7.1f GB/s  %s\n",
-           c.s.name, BX, BY, U, RING ? "ring" : "    ", ROWS_FAST ? "rows" : "tiles", hints[HINT], rows_per_chunk,
-           tiles * chunks, us,
-           c.s.rows * c.s.cols * 4.0 / us * 1e-3, worst < 1e-4 ? "ok" : "WRONG");
+           c.s.name, BX, BY, U, RING ? "ring" : "    ", ROWS_FAST ? "rows" : "tiles", hints[HINT],
+           rows_per_chunk, tiles * chunks, us, c.s.rows * c.s.cols * 4.0 / us * 1e-3,
+           worst < 1e-4 ? "ok" : "WRONG");
 }
 
 template <int BX, int BY, int U> void sweep(Ctx &c) {

@@ -54,7 +54,17 @@ __global__ void probe_fill(float *dst, size_t n) {
 // policy (createpolicy + .L2::cache_hint), L1 evict-first or no-allocate,
 // and both evict-first hints at once, as Triton's eviction_policy argument
 // emits them.
-enum ProbeHint { NC, NC_L2_256, PLAIN, CS, EVICT_FIRST, EVICT_LAST, L1_EVICT_FIRST, L1_NO_ALLOCATE, TRITON_EF };
+enum ProbeHint {
+    NC,
+    NC_L2_256,
+    PLAIN,
+    CS,
+    EVICT_FIRST,
+    EVICT_LAST,
+    L1_EVICT_FIRST,
+    L1_NO_ALLOCATE,
+    TRITON_EF
+};
 
 template <int HINT> __device__ __forceinline__ float4 probe_load4(const float4 *p) {
     float4 v;

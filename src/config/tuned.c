@@ -258,7 +258,12 @@ static void reshape_row_blocks(const rt__iter *it, const rt__op_traits *op,
      [16384,8192].t() d1      180.3-181.9 (18)       180.1-180.5 (9)
      f16 / bf16 d0 (v1.13)     93.0-93.8 (4)          94.2-94.6 (2)
    (Inductor's tiles for these shapes are 64 outputs too, with no split.) */
-enum { OUTER_TILE_LANES = 16, OUTER_TILE_ROWS = 8, OUTER_SEGMENT_BYTES = 256, OUTER_WIDE_STATE = 8 };
+enum {
+    OUTER_TILE_LANES = 16,
+    OUTER_TILE_ROWS = 8,
+    OUTER_SEGMENT_BYTES = 256,
+    OUTER_WIDE_STATE = 8
+};
 
 static void outer_tiles(const rt__op_traits *op, const rt__device_props *dev,
                         rt__launch_config *c) {
