@@ -1,5 +1,5 @@
 // rows_probe: how a sum of short packed f32 rows ([N, L] over dim 1, L = 3
-// and 4) reads fastest on this GPU. Times several thread-to-row mappings and
+// and 4; 127 and 129 for the warp mapping) reads fastest on this GPU. Times several thread-to-row mappings and
 // load instructions in one process, against a float4 streaming read of the
 // same bytes, so the ROWS kernel can take the best one (bench/NOTES-rows.md).
 //
@@ -12,6 +12,10 @@
 //             16-byte vectors (Q*L*4 bytes aligned), one 16-byte store
 //   scalar4   thread t takes 4 adjacent rows, reads them element by element
 //             (12 or 16 scalar loads), one 16-byte store (Inductor's kernel)
+//   warp      a warp takes RW adjacent rows, lane l reads elements l, l + 32,
+//             ... of each (ceil(L / 32) scalar loads a row, predicated), every
+//             load before the first add, then a shuffle tree per row; blocks
+//             of T threads (Inductor's kernel for rows of 129: RW 4, T 32)
 // Loads: plain ld.global, ld.global.L1::evict_last (el), ld.global.nc (nc).
 #include <cmath>
 
@@ -152,6 +156,43 @@ __global__ void __launch_bounds__(128) scalar4_kernel(const float *in, float *ou
     }
 }
 
+// warp: RW adjacent rows a warp, scalar loads, all issued before any add.
+template <int L, int RW, int T, int LD>
+__global__ void __launch_bounds__(T) warp_kernel(const float *in, float *out, int n) {
+    constexpr int C = (L + 31) / 32;
+    const int lane = threadIdx.x % 32;
+    const int first = (blockIdx.x * T + threadIdx.x) / 32 * RW;
+    float v[RW][C];
+#pragma unroll
+    for (int r = 0; r < RW; r++)
+#pragma unroll
+        for (int c = 0; c < C; c++)
+            if (first + r < n && lane + 32 * c < L)
+                v[r][c] = load1<LD>(in + (size_t)(first + r) * L + lane + 32 * c);
+    float acc[RW];
+#pragma unroll
+    for (int r = 0; r < RW; r++) {
+        acc[r] = 0.0f;
+#pragma unroll
+        for (int c = 0; c < C; c++)
+            if (first + r < n && lane + 32 * c < L)
+                acc[r] += v[r][c];
+    }
+#pragma unroll
+    for (int off = 16; off > 0; off /= 2)
+#pragma unroll
+        for (int r = 0; r < RW; r++)
+            acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
+    if (lane < RW && first + lane < n) {
+        float mine = acc[0];
+#pragma unroll
+        for (int r = 1; r < RW; r++)
+            if (lane == r)
+                mine = acc[r];
+        out[first + lane] = mine;
+    }
+}
+
 __global__ void stream_kernel(const float4 *in, float *out, size_t n4) {
     size_t i = (size_t)blockIdx.x * 256 * 4 + threadIdx.x;
     float4 v[4];
@@ -178,6 +219,7 @@ struct Variant {
 #define STRIDED(L, R, LD, NAME) {NAME, L, strided_kernel<L, R, LD>, 256, 256 * R}
 #define GROUPED(L, REP, LD, NAME) {NAME, L, grouped_kernel<L, REP, LD>, 128, 128 * 4 * REP}
 #define SCALAR4(L, REP, LD, NAME) {NAME, L, scalar4_kernel<L, REP, LD>, 128, 128 * 4 * REP}
+#define WARP(L, RW, T, LD, NAME) {NAME, L, warp_kernel<L, RW, T, LD>, T, T / 32 * RW}
 
 const Variant kVariants[] = {
     STRIDED(3, 4, PLAIN, "L3 strided R4 ld"),
@@ -201,6 +243,18 @@ const Variant kVariants[] = {
     GROUPED(4, 2, NC, "L4 grouped x2 nc"),
     SCALAR4(4, 2, PLAIN, "L4 scalar4 x2 ld"),
     SCALAR4(4, 2, EVICT_LAST, "L4 scalar4 x2 el"),
+    WARP(129, 4, 32, PLAIN, "L129 warp RW4 T32 ld (Inductor)"),
+    WARP(129, 4, 32, NC, "L129 warp RW4 T32 nc"),
+    WARP(129, 2, 32, PLAIN, "L129 warp RW2 T32 ld"),
+    WARP(129, 8, 32, PLAIN, "L129 warp RW8 T32 ld"),
+    WARP(129, 4, 64, PLAIN, "L129 warp RW4 T64 ld"),
+    WARP(129, 4, 128, PLAIN, "L129 warp RW4 T128 ld"),
+    WARP(129, 8, 128, PLAIN, "L129 warp RW8 T128 ld"),
+    WARP(127, 4, 32, PLAIN, "L127 warp RW4 T32 ld"),
+    WARP(127, 4, 128, PLAIN, "L127 warp RW4 T128 ld"),
+    WARP(127, 8, 128, PLAIN, "L127 warp RW8 T128 ld"),
+    WARP(33, 4, 32, PLAIN, "L33 warp RW4 T32 ld"),
+    WARP(1000, 2, 128, PLAIN, "L1000 warp RW2 T128 ld"),
 };
 
 } // namespace
