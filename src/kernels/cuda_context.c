@@ -63,18 +63,17 @@ static rt_status read_props(int device, rt__device_props *p) {
     return RT_OK;
 }
 
-/* The driver's cuPointerGetAttributes through the runtime's entry-point
-   query (as launch_fast.cuh finds cuLaunchKernel), so nothing links
-   libcuda; NULL when the runtime is older or the query fails. */
-static rt__pointer_attrs_fn lookup_pointer_attrs(void) {
+void *rt__cuda_driver_entry(const char *name) {
 #if CUDART_VERSION >= 12050
     void *fn = NULL;
     enum cudaDriverEntryPointQueryResult q;
-    if (cudaGetDriverEntryPointByVersion("cuPointerGetAttributes", &fn, 12000, cudaEnableDefault,
-                                         &q) == cudaSuccess &&
+    if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q) ==
+            cudaSuccess &&
         q == cudaDriverEntryPointSuccess)
-        return (rt__pointer_attrs_fn)fn;
+        return fn;
     (void)cudaGetLastError();
+#else
+    (void)name;
 #endif
     return NULL;
 }
@@ -87,7 +86,7 @@ rt_status rt__cuda_context_init(rt_context *ctx) {
     struct rt__cuda_state *st = calloc(1, sizeof *st);
     RT_RETURN_IF(st == NULL, RT_ERR_OUT_OF_MEMORY);
     st->device = ctx->device_index;
-    st->pointer_attrs = lookup_pointer_attrs();
+    st->pointer_attrs = (rt__pointer_attrs_fn)rt__cuda_driver_entry("cuPointerGetAttributes");
     rt_status s = read_props(st->device, &st->props);
     if (s != RT_OK) {
         free(st);

@@ -262,6 +262,13 @@ rt__tiny_launch_fn rt__tiny_lookup(rt__family family, rt_dtype in_dtype);
  */
 cudaError_t rt__launch_fill(const rt__kernel_args *args, double value, cudaStream_t stream);
 
+/* The driver function `name` (its CUDA 12.0 version) through the
+   runtime's entry-point query, so nothing links libcuda; NULL where the
+   runtime is older than 12.5 or the query fails (cuda_context.c). The
+   driver launch (launch_fast.cuh) and the pointer check take theirs
+   here. */
+void *rt__cuda_driver_entry(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,10 +4,10 @@
  * call (host_bench, H200 VM: an empty kernel with the library's 900-byte
  * argument block 3121 ns through <<<>>>, 3034 through cudaLaunchKernel,
  * 2597-2771 through cuLaunchKernel). The entry point comes from the runtime
- * (cudaGetDriverEntryPointByVersion), so nothing links libcuda and a
- * machine without a driver still loads the library; the handle is the
- * kernel's CUfunction in the current device's primary context
- * (cudaGetFuncBySymbol), cached per kernel and device. Where a lookup or
+ * (rt__cuda_driver_entry, launch.h: cudaGetDriverEntryPointByVersion), so
+ * nothing links libcuda and a machine without a driver still loads the
+ * library; the handle is the kernel's CUfunction in the current device's
+ * primary context (cudaGetFuncBySymbol), cached per kernel and device. Where a lookup or
  * the driver's launch fails, the launch goes through cudaLaunchKernel.
  */
 #ifndef RT_KERNELS_LAUNCH_FAST_CUH
@@ -18,6 +18,8 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
+#include "launch.h"
+
 namespace rt {
 
 using CuLaunchKernelFn = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
@@ -26,18 +28,8 @@ using CuLaunchKernelFn = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, 
 /* The driver's cuLaunchKernel, looked up once per process; null when the
    runtime cannot provide it. */
 inline CuLaunchKernelFn driver_launch_kernel() {
-    static const CuLaunchKernelFn fn = [] {
-#if CUDART_VERSION >= 12050
-        void *p = nullptr;
-        cudaDriverEntryPointQueryResult q;
-        if (cudaGetDriverEntryPointByVersion("cuLaunchKernel", &p, 12000, cudaEnableDefault, &q) ==
-                cudaSuccess &&
-            q == cudaDriverEntryPointSuccess)
-            return reinterpret_cast<CuLaunchKernelFn>(p);
-        (void)cudaGetLastError();
-#endif
-        return static_cast<CuLaunchKernelFn>(nullptr);
-    }();
+    static const CuLaunchKernelFn fn =
+        reinterpret_cast<CuLaunchKernelFn>(rt__cuda_driver_entry("cuLaunchKernel"));
     return fn;
 }
 
