@@ -52,7 +52,6 @@ template <int BX, int BY, int U, bool ROWS_FAST, int HINT = NC, bool RING = fals
 __global__ void __launch_bounds__(BX *BY)
     outer_kernel(const float *__restrict__ src, Shape s, int rows_per_chunk, float4 *staging,
                  unsigned *counts, float4 *out) {
-    const int tiles = (int)(s.cols / (4 * BX));
     const int chunks = (int)((s.rows + rows_per_chunk - 1) / rows_per_chunk);
     const int tile = ROWS_FAST ? blockIdx.y : blockIdx.x;
     const int chunk = ROWS_FAST ? blockIdx.x : blockIdx.y;
@@ -123,7 +122,6 @@ __global__ void __launch_bounds__(BX *BY)
     }
     if (threadIdx.x == 0)
         counts[tile] = 0;
-    (void)tiles;
 }
 
 // One thread a column, rows in order: the reference.
@@ -142,18 +140,7 @@ __global__ void outer_reference(const float *src, Shape s, float *out) {
 __global__ void __launch_bounds__(512) full_one_shot(const float4 *src, size_t n4, float *out) {
     size_t begin = (size_t)blockIdx.x * 512 * 4;
     float acc = probe_read_run<4, NC>(src, begin + threadIdx.x, min(n4, begin + 2048), 512);
-    for (int offset = 16; offset > 0; offset /= 2)
-        acc += __shfl_down_sync(0xffffffffu, acc, offset);
-    __shared__ float warp_sums[16];
-    if (threadIdx.x % 32 == 0)
-        warp_sums[threadIdx.x / 32] = acc;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        float t = 0.f;
-        for (int w = 0; w < 16; ++w)
-            t += warp_sums[w];
-        out[blockIdx.x] = t;
-    }
+    probe_block_store<512>(acc, out);
 }
 
 struct Ctx {

@@ -1,6 +1,7 @@
-// What the probes (read_probe.cu, rows_probe.cu, fold_probe.cu) share: error
-// checks, the --reps argument, a device fill, load flavours and a read loop,
-// and the median of event-timed launches.
+// What the probes (read_probe.cu, rows_probe.cu, fold_probe.cu,
+// outer_probe.cu) share: error checks, the --reps argument, a device fill,
+// load flavours, a read loop, a block's partial sum, and the median of
+// event-timed launches.
 // A probe defines kProbeName before including this.
 #ifndef RT_BENCH_PROBE_CUH
 #define RT_BENCH_PROBE_CUH
@@ -129,6 +130,23 @@ __device__ __forceinline__ float probe_read_run(const float4 *src, size_t first,
         acc += (v.x + v.y) + (v.z + v.w);
     }
     return acc;
+}
+
+// The block's sum of acc into out[blockIdx.x] (THREADS threads, whole
+// warps): a partial a block, for the probes' reads.
+template <int THREADS> __device__ __forceinline__ void probe_block_store(float acc, float *out) {
+    for (int offset = 16; offset > 0; offset /= 2)
+        acc += __shfl_down_sync(0xffffffffu, acc, offset);
+    __shared__ float warp_sums[THREADS / 32];
+    if (threadIdx.x % 32 == 0)
+        warp_sums[threadIdx.x / 32] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float total = 0.0f;
+        for (int w = 0; w < THREADS / 32; ++w)
+            total += warp_sums[w];
+        out[blockIdx.x] = total;
+    }
 }
 
 // The median time in us of launch(k) over reps calls after 3 warm-ups;

@@ -21,22 +21,6 @@ namespace {
 
 enum Mode { GRID_STRIDE, BLOCKED, ONE_SHOT };
 
-template <int THREADS>
-__device__ __forceinline__ void block_store(float acc, float *out) {
-    for (int offset = 16; offset > 0; offset /= 2)
-        acc += __shfl_down_sync(0xffffffffu, acc, offset);
-    __shared__ float warp_sums[THREADS / 32];
-    if (threadIdx.x % 32 == 0)
-        warp_sums[threadIdx.x / 32] = acc;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        float total = 0.0f;
-        for (int w = 0; w < THREADS / 32; ++w)
-            total += warp_sums[w];
-        out[blockIdx.x] = total;
-    }
-}
-
 __device__ __forceinline__ size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 
 template <int THREADS, int U, int MODE, int HINT>
@@ -57,7 +41,7 @@ __global__ void __launch_bounds__(THREADS) probe_kernel(const float4 *__restrict
         acc = probe_read_run<U, HINT>(src, begin + threadIdx.x, min_size(n4, begin + THREADS * U),
                                 THREADS);
     }
-    block_store<THREADS>(acc, out);
+    probe_block_store<THREADS>(acc, out);
 }
 
 struct Scheme {
