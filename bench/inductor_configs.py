@@ -5,11 +5,16 @@ that show the tiling: compiles each case once, then prints every
 *.best_config under the Inductor cache and the key lines of each
 generated reduction kernel. Needs torch with CUDA (not the library).
 
-    TORCHINDUCTOR_CACHE_DIR=/tmp/ic python3 bench/inductor_configs.py
+    TORCHINDUCTOR_CACHE_DIR=/tmp/ic python3 bench/inductor_configs.py [SUBSTRING...]
+
+With arguments, only the cases whose names contain one of them, and
+every line of their generated kernels.
 
 Use a fresh cache directory: a cache shared with other runs holds their
-kernels too. The times it prints are one call each through the compiled
-function, host guards included: not comparable with compare_torch.py's.
+kernels too. The times it prints are medians of 100 calls through the
+compiled function, an event pair around each and no sync between them,
+as compare_torch.py times (there: inputs rotated over copies; here one
+input, so a case that fits L2 reads it from there).
 """
 import glob, json, os, sys, time
 import torch
@@ -18,7 +23,10 @@ cases = [
     ("d02 [32,256,64,256] sum (0,2)", (32, 256, 64, 256), (0, 2)),
     ("d0 [4096,32768] sum 0", (4096, 32768), (0,)),
     ("var d0 [4096,32768]", (4096, 32768), None),
+    ("d024 [32,32,16,32,128] sum (0,2,4)", (32, 32, 16, 32, 128), (0, 2, 4)),
 ]
+if len(sys.argv) > 1:
+    cases = [c for c in cases if any(a in c[0] for a in sys.argv[1:])]
 out = {}
 for name, shape, dims in cases:
     x = torch.randn(*shape, device="cuda")
@@ -29,11 +37,14 @@ for name, shape, dims in cases:
     for _ in range(3):
         fn(x)
     torch.cuda.synchronize()
-    st, en = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    ts = []
-    for _ in range(50):
-        st.record(); fn(x); en.record(); torch.cuda.synchronize(); ts.append(st.elapsed_time(en) * 1e3)
-    ts.sort()
+    # Events around each call, no sync between calls (compare_torch.py's
+    # way): once the GPU runs behind the host, host guards fall outside.
+    ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+          for _ in range(100)]
+    for st, en in ev:
+        st.record(); fn(x); en.record()
+    torch.cuda.synchronize()
+    ts = sorted(st.elapsed_time(en) * 1e3 for st, en in ev)
     print(f"{name}: median {ts[len(ts)//2]:.2f} us")
     torch._dynamo.reset()
 root = os.environ.get("TORCHINDUCTOR_CACHE_DIR", "/tmp/torchinductor_" + os.environ.get("USER", "root"))
@@ -45,5 +56,5 @@ for p in sorted(glob.glob(root + "/**/*.py", recursive=True)):
     if "@triton.jit" in src and ("reduction" in src):
         print("== kernel", p)
         for line in src.splitlines():
-            if any(k in line for k in ("@triton_heuristics", "def triton_", "triton_meta", "inductor_meta", "XBLOCK", "R0_BLOCK", "num_warps", "size_hints", "tl.load", "tl.sum", "for r0")):
+            if len(sys.argv) > 1 or any(k in line for k in ("@triton_heuristics", "def triton_", "triton_meta", "inductor_meta", "XBLOCK", "R0_BLOCK", "num_warps", "size_hints", "tl.load", "tl.sum", "for r0")):
                 print(line[:300])

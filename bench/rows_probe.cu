@@ -3,7 +3,7 @@
 // load instructions in one process, against a float4 streaming read of the
 // same bytes, so the ROWS kernel can take the best one (bench/NOTES-rows.md).
 //
-//   rows_probe [--reps N]
+//   rows_probe [--reps N] [--only SUBSTRING]
 //
 // Mappings (out[r] = sum of the L floats of row r):
 //   strided   thread t of a warp takes rows w*32R + t + 32i (i < R): each load
@@ -26,7 +26,7 @@ const char *const kProbeName = "rows_probe";
 
 namespace {
 
-enum Load { PLAIN, EVICT_LAST, NC };
+enum Load { PLAIN, EVICT_LAST, NC, EVICT_FIRST };
 
 template <int LD>
 __device__ __forceinline__ float load1(const float *p) {
@@ -35,6 +35,8 @@ __device__ __forceinline__ float load1(const float *p) {
         asm volatile("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(p));
     else if (LD == EVICT_LAST)
         asm volatile("ld.global.L1::evict_last.f32 %0, [%1];" : "=f"(v) : "l"(p));
+    else if (LD == EVICT_FIRST)
+        asm volatile("ld.global.L1::evict_first.f32 %0, [%1];" : "=f"(v) : "l"(p));
     else
         v = __ldg(p);
     return v;
@@ -157,25 +159,67 @@ __global__ void __launch_bounds__(128) scalar4_kernel(const float *in, float *ou
 }
 
 // warp: RW adjacent rows a warp, scalar loads, all issued before any add.
-template <int L, int RW, int T, int LD>
+// Flags, what the library's version differed in (NOTES v1.15): WARP_RUNTIME_L
+// reads the row length from constant memory instead of the template (every
+// load predicated), WARP_LANE0_STORES has lane 0 store every row.
+// WARP_FULL_COLUMNS also reads the length at run time but predicates only
+// the last column (32 (C - 1) < L <= 32 C), and warps whose rows all exist
+// take a branch without row predicates.
+enum WarpFlags { WARP_RUNTIME_L = 1, WARP_LANE0_STORES = 2, WARP_FULL_COLUMNS = 4 };
+__constant__ int c_row_length;
+
+template <int L, int RW, int T, int LD, int FLAGS = 0>
 __global__ void __launch_bounds__(T) warp_kernel(const float *in, float *out, int n) {
     constexpr int C = (L + 31) / 32;
+    const int len = (FLAGS & (WARP_RUNTIME_L | WARP_FULL_COLUMNS)) ? c_row_length : L;
     const int lane = threadIdx.x % 32;
     const int first = (blockIdx.x * T + threadIdx.x) / 32 * RW;
     float v[RW][C];
+    if ((FLAGS & WARP_FULL_COLUMNS) && first + RW <= n) {
+        const float *row = in + (size_t)first * len + lane;
+#pragma unroll
+        for (int r = 0; r < RW; r++) {
+#pragma unroll
+            for (int c = 0; c < C - 1; c++)
+                v[r][c] = load1<LD>(row + (size_t)r * len + 32 * c);
+            v[r][C - 1] = lane + 32 * (C - 1) < len ? load1<LD>(row + (size_t)r * len + 32 * (C - 1))
+                                                    : 0.0f;
+        }
+        float acc[RW];
+#pragma unroll
+        for (int r = 0; r < RW; r++) {
+            acc[r] = v[r][0];
+#pragma unroll
+            for (int c = 1; c < C; c++)
+                acc[r] += v[r][c];
+        }
+#pragma unroll
+        for (int off = 16; off > 0; off /= 2)
+#pragma unroll
+            for (int r = 0; r < RW; r++)
+                acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
+        float mine = acc[0];
+#pragma unroll
+        for (int r = 1; r < RW; r++)
+            if (lane == r)
+                mine = acc[r];
+        if (lane < RW)
+            out[first + lane] = mine;
+        return;
+    }
 #pragma unroll
     for (int r = 0; r < RW; r++)
 #pragma unroll
         for (int c = 0; c < C; c++)
-            if (first + r < n && lane + 32 * c < L)
-                v[r][c] = load1<LD>(in + (size_t)(first + r) * L + lane + 32 * c);
+            if (first + r < n && lane + 32 * c < len)
+                v[r][c] = load1<LD>(in + (size_t)(first + r) * len + lane + 32 * c);
     float acc[RW];
 #pragma unroll
     for (int r = 0; r < RW; r++) {
         acc[r] = 0.0f;
 #pragma unroll
         for (int c = 0; c < C; c++)
-            if (first + r < n && lane + 32 * c < L)
+            if (first + r < n && lane + 32 * c < len)
                 acc[r] += v[r][c];
     }
 #pragma unroll
@@ -183,6 +227,14 @@ __global__ void __launch_bounds__(T) warp_kernel(const float *in, float *out, in
 #pragma unroll
         for (int r = 0; r < RW; r++)
             acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
+    if (FLAGS & WARP_LANE0_STORES) {
+        if (lane == 0)
+#pragma unroll
+            for (int r = 0; r < RW; r++)
+                if (first + r < n)
+                    out[first + r] = acc[r];
+        return;
+    }
     if (lane < RW && first + lane < n) {
         float mine = acc[0];
 #pragma unroll
@@ -220,6 +272,7 @@ struct Variant {
 #define GROUPED(L, REP, LD, NAME) {NAME, L, grouped_kernel<L, REP, LD>, 128, 128 * 4 * REP}
 #define SCALAR4(L, REP, LD, NAME) {NAME, L, scalar4_kernel<L, REP, LD>, 128, 128 * 4 * REP}
 #define WARP(L, RW, T, LD, NAME) {NAME, L, warp_kernel<L, RW, T, LD>, T, T / 32 * RW}
+#define WARPF(L, RW, T, LD, F, NAME) {NAME, L, warp_kernel<L, RW, T, LD, F>, T, T / 32 * RW}
 
 const Variant kVariants[] = {
     STRIDED(3, 4, PLAIN, "L3 strided R4 ld"),
@@ -253,6 +306,15 @@ const Variant kVariants[] = {
     WARP(127, 4, 32, PLAIN, "L127 warp RW4 T32 ld"),
     WARP(127, 4, 128, PLAIN, "L127 warp RW4 T128 ld"),
     WARP(127, 8, 128, PLAIN, "L127 warp RW8 T128 ld"),
+    WARP(129, 4, 32, EVICT_FIRST, "L129 warp RW4 T32 ef"),
+    WARPF(129, 4, 32, PLAIN, WARP_RUNTIME_L, "L129 warp RW4 T32 ld runtime-L"),
+    WARPF(129, 4, 32, PLAIN, WARP_LANE0_STORES, "L129 warp RW4 T32 ld lane0-stores"),
+    WARPF(129, 4, 32, PLAIN, WARP_RUNTIME_L | WARP_LANE0_STORES, "L129 warp RW4 T32 ld both"),
+    WARPF(129, 4, 32, PLAIN, WARP_FULL_COLUMNS, "L129 warp RW4 T32 ld full-columns"),
+    WARPF(129, 4, 32, NC, WARP_FULL_COLUMNS, "L129 warp RW4 T32 nc full-columns"),
+    WARP(127, 4, 32, EVICT_FIRST, "L127 warp RW4 T32 ef"),
+    WARPF(127, 4, 32, PLAIN, WARP_FULL_COLUMNS, "L127 warp RW4 T32 ld full-columns"),
+    WARPF(127, 4, 32, PLAIN, WARP_RUNTIME_L, "L127 warp RW4 T32 ld runtime-L"),
     WARP(33, 4, 32, PLAIN, "L33 warp RW4 T32 ld"),
     WARP(1000, 2, 128, PLAIN, "L1000 warp RW2 T128 ld"),
 };
@@ -280,7 +342,14 @@ int main(int argc, char **argv) {
     printf("read of 256 MiB (one-shot float4): %.2f us, %.1f GB/s\n", ceil_us,
            in_bytes / (ceil_us * 1e3));
     printf("%-34s %9s %8s %6s %s\n", "variant", "us", "GB/s", "%read", "check");
+    const char *only = nullptr;
+    for (int i = 1; i + 1 < argc; ++i)
+        if (strcmp(argv[i], "--only") == 0)
+            only = argv[i + 1];
     for (const Variant &v : kVariants) {
+        if (only && !strstr(v.name, only))
+            continue;
+        PROBE_CHECK(cudaMemcpyToSymbol(c_row_length, &v.L, sizeof v.L));
         // n rows of L floats, a multiple of 4 rows, within 256 MiB.
         const int n = (int)(in_bytes / (4 * v.L) / 4 * 4);
         const unsigned grid = (unsigned)((n + v.rows_per_block - 1) / v.rows_per_block);
