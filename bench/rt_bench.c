@@ -28,7 +28,8 @@ static const char usage[] =
     "  --device N       CUDA device index (default 0)\n"
     "  --kinds-off LIST kernel kinds TUNED must not choose, a comma list of tiny,\n"
     "                   stream, rows: their cases run on the general kernel (A/B);\n"
-    "                   outer-tiles turns TUNED rule 9 off (outer tiles of 16 x 8)\n"
+    "                   outer-tiles turns TUNED rule 9 off (outer tiles of 16 x 8),\n"
+    "                   rows-warp the ROWS warp kernel (rows of 97-160 elements)\n"
     "  --list-json      print the suite as JSON and exit (needs no GPU)\n";
 
 /* One case's buffers: nslots input and output copies it rotates through. */
@@ -224,7 +225,8 @@ static bool parse_kinds(const char *list, unsigned *mask) {
     } names[] = {{"tiny", RT__KIND_BIT(RT__KERNEL_TINY)},
                  {"stream", RT__KIND_BIT(RT__KERNEL_STREAM)},
                  {"rows", RT__KIND_BIT(RT__KERNEL_ROWS)},
-                 {"outer-tiles", RT__RULE_OFF_OUTER_TILES}};
+                 {"outer-tiles", RT__RULE_OFF_OUTER_TILES},
+                 {"rows-warp", RT__RULE_OFF_ROWS_WARP}};
     *mask = 0;
     for (const char *p = list; *p != '\0';) {
         const size_t len = strcspn(p, ",");

@@ -378,6 +378,7 @@ static void test_op_traits(void **state) {
     assert_int_equal(h200.max_threads_per_block, 1024);
     assert_int_equal(h200.shared_mem_per_block, 49152);
     assert_int_equal(h200.l2_bytes, 60 * 1024 * 1024);
+    assert_int_equal(h200.mem_gbps, 4915);
 }
 
 /* TUNED is COMPAT where none of its rules (tuned.c) applies: the same
@@ -622,6 +623,92 @@ static void test_tuned_rows_block(void **state) {
     rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 0);
     assert_int_equal(rt_test_config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT).kernel,
                      RT__KERNEL_GENERAL);
+}
+
+/* [rows, len] rows of dt reduced by op, pitch apart, on the model H100
+   (rt_test_props_h100), with the kinds in kinds_off turned off. */
+static rt__launch_config h100_rows_config(int64_t len, int64_t pitch, int64_t rows, rt_op op,
+                                          rt_dtype dt, unsigned kinds_off) {
+    int64_t shape[] = {len, rows}, strides[] = {1, pitch};
+    rt__iter it = rt_test_make_iter(2, 1, shape, strides, (int)rt_dtype_size(dt), 0);
+    const rt__device_props h100 = rt_test_props_h100();
+    return rt_test_config_on(&h100, &it, op, dt, RT_POLICY_TUNED, kinds_off);
+}
+
+/* The ROWS warp kernel (tuned_rows.c rows_warp): rows of 97-160 4-byte
+   elements for one-number states, at least 16 warps of 4 rows a SM (132
+   SMs: 8445 rows), packed or not, on a GPU of known DRAM bandwidth up to 4
+   TB/s (the model H100, not the model H200); one-warp blocks of 4 rows.
+   Else the tile (packed) as before: 8-byte elements, var, argmax, rows of
+   96 or 161, too few rows, an H200 or an unknown bandwidth, or the variant
+   turned off. */
+static void test_tuned_rows_warp(void **state) {
+    (void)state;
+    const rt__launch_config w = h100_rows_config(129, 129, 520222, RT_OP_SUM, RT_F32, 0);
+    assert_int_equal(w.kernel, RT__KERNEL_ROWS);
+    assert_true(w.rows_warp);
+    assert_false(w.rows_tile || w.rows_short || w.rows_block);
+    assert_int_equal(w.block[0], 32);
+    assert_int_equal(w.num_threads, 32);
+    assert_int_equal(w.rows_group, 32);
+    assert_int_equal(w.rows_vec, 1);
+    assert_int_equal(w.rows_in_flight, RT__ROWS_WARP_ROWS);
+    assert_int_equal(w.rows_per_block, RT__ROWS_WARP_ROWS);
+    assert_int_equal(w.grid[0], (520222 + 3) / 4);
+    assert_int_equal(w.shared_memory_bytes, 0);
+    assert_true(h100_rows_config(97, 97, 8448, RT_OP_MEAN, RT_F32, 0).rows_warp);
+    assert_true(h100_rows_config(160, 160, 8448, RT_OP_SUM, RT_I32, 0).rows_warp);
+    assert_true(h100_rows_config(127, 127, 10000, RT_OP_MAX, RT_F32, 0).rows_warp);
+    /* Sliced rows (129 of 140) too: scalar loads. */
+    assert_true(h100_rows_config(129, 140, 20000, RT_OP_SUM, RT_F32, 0).rows_warp);
+    {
+        /* The p = 2 norm (the helpers plan norms of p = 3: not one number,
+           below). */
+        int64_t nshape[] = {150, 10000}, nstrides[] = {1, 150};
+        rt__iter nit = rt_test_make_iter(2, 1, nshape, nstrides, 4, 0);
+        const rt__op_traits t2 = rt__op_traits_for(RT_OP_NORM, RT_F32, RT_F32, false, 2.0);
+        const rt__device_props h100 = rt_test_props_h100();
+        rt__launch_config n2;
+        assert_int_equal(rt__config_compute(&nit, &t2, &h100, RT_POLICY_TUNED, &n2), RT_OK);
+        assert_true(n2.rows_warp);
+    }
+
+    static const struct {
+        int64_t len, rows;
+        rt_op op;
+        rt_dtype dt;
+    } not_warp[] = {
+        {129, 520222, RT_OP_SUM, RT_F64}, {129, 520222, RT_OP_VAR, RT_F32},
+        {129, 520222, RT_OP_ARGMAX, RT_F32}, {129, 520222, RT_OP_SUM, RT_BF16},
+        {96, 520222, RT_OP_SUM, RT_F32},  {161, 520222, RT_OP_SUM, RT_F32},
+        {129, 8444, RT_OP_SUM, RT_F32},   {150, 10000, RT_OP_NORM, RT_F32},
+    };
+    for (size_t i = 0; i < sizeof not_warp / sizeof not_warp[0]; i++) {
+        const rt__launch_config c = h100_rows_config(not_warp[i].len, not_warp[i].len,
+                                                     not_warp[i].rows, not_warp[i].op,
+                                                     not_warp[i].dt, 0);
+        assert_false(c.rows_warp);
+    }
+    /* Turned off: the tile, as before the variant. */
+    const rt__launch_config off =
+        h100_rows_config(129, 129, 520222, RT_OP_SUM, RT_F32, RT__RULE_OFF_ROWS_WARP);
+    assert_int_equal(off.kernel, RT__KERNEL_ROWS);
+    assert_false(off.rows_warp);
+    assert_true(off.rows_tile);
+    /* The H200's bandwidth (4915 GB/s), one just over the line, or an
+       unknown one: the tile. */
+    const rt__launch_config h200 = rows_config_for(129, 520222, RT_OP_SUM, RT_F32);
+    assert_false(h200.rows_warp);
+    assert_true(h200.rows_tile);
+    int64_t shape[] = {129, 520222}, strides[] = {1, 129};
+    rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 0);
+    rt__device_props dev = rt_test_props_h100();
+    dev.mem_gbps = 4001;
+    assert_false(rt_test_config_on(&dev, &it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0).rows_warp);
+    dev.mem_gbps = 4000;
+    assert_true(rt_test_config_on(&dev, &it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0).rows_warp);
+    dev.mem_gbps = 0;
+    assert_false(rt_test_config_on(&dev, &it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0).rows_warp);
 }
 
 /* TUNED rule 2: a reduced index split over blocks leaves each thread >= 4
@@ -1122,6 +1209,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_vectorizes_nd_rows),
         cmocka_unit_test(test_tuned_tail_cap),
         cmocka_unit_test(test_tuned_outer_tiles),
+        cmocka_unit_test(test_tuned_rows_warp),
         cmocka_unit_test(test_tuned_indexed_one_output),
         cmocka_unit_test(test_tuned_row_blocks),
         cmocka_unit_test(test_tuned_rows_block),

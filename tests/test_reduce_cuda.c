@@ -267,11 +267,11 @@ typedef struct rows_case {
     int misalign;
     bool idx, keepdim;
     double param;
-    int kind, vec; /* what the TUNED config must be: ROWS_DIRECT/TILE/SHORT/BLOCK/PAIR, vector
-                      loads */
+    int kind, vec; /* what the TUNED config must be: ROWS_DIRECT/TILE/SHORT/BLOCK/PAIR/WARP,
+                      vector loads */
 } rows_case;
 
-enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT, ROWS_BLOCK, ROWS_PAIR };
+enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT, ROWS_BLOCK, ROWS_PAIR, ROWS_WARP };
 
 /* n rows of len elements, pitch apart (pitch > len: a slice), reduced over
    the last dim; outer > 1 adds a kept dim whose stride is not n * pitch
@@ -330,6 +330,24 @@ static const rows_case k_rows[] = {
      false, 0, 1, 0},
     {"tile i32 sum keepdim, L=128", RT_OP_SUM, RT_I32, RT_I64, 1, 3001, 128, 128, 0, false, true, 0, 1,
      0},
+    /* The warp kernel: rows of 97-160 4-byte elements, one-number states,
+       at least 16 warps of 4 rows a SM (12001 rows: up to 187 SMs). */
+    {"warp f32 sum, L=129", RT_OP_SUM, RT_F32, RT_F32, 1, 12001, 129, 129, 0, false, false, 0,
+     ROWS_WARP, 0},
+    {"warp f32 mean keepdim, L=97, misaligned", RT_OP_MEAN, RT_F32, RT_F32, 1, 12001, 97, 97, 1,
+     false, true, 0, ROWS_WARP, 0},
+    {"warp f32 sum, sliced 129 of 140", RT_OP_SUM, RT_F32, RT_F32, 1, 12001, 129, 140, 0, false,
+     false, 0, ROWS_WARP, 0},
+    {"warp i32 sum to i64, L=160", RT_OP_SUM, RT_I32, RT_I64, 1, 12001, 160, 160, 0, false, false, 0,
+     ROWS_WARP, 0},
+    {"warp f32 max, L=128, two kept dims", RT_OP_MAX, RT_F32, RT_F32, 2, 6001, 128, 128, 0, false,
+     false, 0, ROWS_WARP, 0},
+    {"warp i32 min, L=101", RT_OP_MIN, RT_I32, RT_I32, 1, 12001, 101, 101, 3, false, false, 0,
+     ROWS_WARP, 0},
+    {"warp norm p=2 f32, L=150", RT_OP_NORM, RT_F32, RT_F32, 1, 12001, 150, 150, 0, false, false, 2,
+     ROWS_WARP, 0},
+    {"warp f32 prod, L=127", RT_OP_PROD, RT_F32, RT_F32, 1, 12001, 127, 127, 0, false, false, 0,
+     ROWS_WARP, 0},
     /* Rows of up to 8 elements, or of one aligned 16-byte vector: a thread
        per row in the short kernel, scalar loads unless the row is one
        aligned vector; sliced and with two kept dims too. */
@@ -460,23 +478,34 @@ static void expect_rows_kind(const rt_case *c, dev_case *d, const rows_case *rc)
         fail_msg("%s: TUNED did not choose the ROWS kernel", rc->name);
     expect_field(rc->name, "ROWS kind", rc->kind,
                  cfg.rows_tile    ? ROWS_TILE
+                 : cfg.rows_warp  ? ROWS_WARP
                  : cfg.rows_short ? ROWS_SHORT
                  : cfg.rows_block ? (cfg.rows_per_block == 2 ? ROWS_PAIR : ROWS_BLOCK)
                                   : ROWS_DIRECT);
     expect_field(rc->name, "16-byte loads", rc->vec, cfg.rows_vec > 1);
 }
 
+/* The bandwidth the warp kernel's cases run under on any GPU: TUNED takes
+   that kernel only up to 4 TB/s (tuned_rows.c rows_warp, its gate tested
+   in test_config_branches), so on an H200 its cases plan as on an H100
+   (the context's props, which the executor plans from). */
+enum { ROWS_WARP_TEST_GBPS = 3352 };
+
 static void test_rows(void **state) {
     (void)state;
     dev_case d;
     memset(&d, 0, sizeof d);
+    rt__device_props *props = &g_gpu->cuda->props;
+    const int own_gbps = props->mem_gbps;
     for (size_t i = 0; i < sizeof k_rows / sizeof k_rows[0]; i++) {
         const rows_case *rc = &k_rows[i];
         rt_case c;
         make_rows_case(&c, rc, 0x20550000ull + i);
+        props->mem_gbps = rc->kind == ROWS_WARP ? ROWS_WARP_TEST_GBPS : own_gbps;
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
         check_case_gpu(&c, s, rc->name);
         expect_rows_kind(&c, &d, rc);
+        props->mem_gbps = own_gbps;
         s = dev_case_run(g_gpu, &c, &d, RT_POLICY_COMPAT, NULL);
         check_case_gpu(&c, s, rc->name);
         rt_case_free(&c);

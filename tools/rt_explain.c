@@ -5,7 +5,7 @@
  *   rt_explain --shape 16,128,64,128 [--strides 1048576,8192,128,1]
  *              [--dims 1,3] [--keepdim] --dtype f32 --op sum
  *              [--policy compat|tuned] [--sms 132] [--threads-per-sm 2048]
- *              [--kernel-regs 32,48,56] [--p 2]
+ *              [--kernel-regs 32,48,56] [--mem-gbps 3352] [--p 2]
  *
  * Strides are in elements (default: contiguous); no --dims reduces every
  * dim; an empty --shape "" is a 0-d tensor. The device defaults to an H200.
@@ -13,7 +13,9 @@
  * output_vec_size 1, 2, 4 (what the CUDA backend reads from the device;
  * 32,48,56 for f32 sums on sm_90): TUNED sizes block splits by them, and
  * without them assumes a full SM of threads, so a split may come out
- * larger than on the GPU. The output dtype is the op's default (rt_reduce_default_dtype), the
+ * larger than on the GPU. --mem-gbps is the device's peak DRAM bandwidth
+ * (the H200's 4915 by default; an H100 SXM's is 3352; 0: unknown), which
+ * gates the ROWS warp kernel. The output dtype is the op's default (rt_reduce_default_dtype), the
  * output contiguous. Prints one JSON object on stdout: the arguments, the
  * output shape, the iteration space (iter strides in bytes, output operand
  * first, dims fastest first) and "config" (null when there is nothing to
@@ -106,7 +108,8 @@ static int parse_args(int argc, char **argv, request *r) {
                          strcmp(flag, "--dims") == 0 || strcmp(flag, "--dtype") == 0 ||
                          strcmp(flag, "--op") == 0 || strcmp(flag, "--policy") == 0 ||
                          strcmp(flag, "--sms") == 0 || strcmp(flag, "--threads-per-sm") == 0 ||
-                         strcmp(flag, "--kernel-regs") == 0 || strcmp(flag, "--p") == 0;
+                         strcmp(flag, "--kernel-regs") == 0 || strcmp(flag, "--mem-gbps") == 0 ||
+                         strcmp(flag, "--p") == 0;
             return known ? fail("%s needs a value", flag) : fail("unknown argument '%s'", flag);
         }
         const char *val = argv[++i];
@@ -152,6 +155,10 @@ static int parse_args(int argc, char **argv, request *r) {
             if (!parse_int(val, 1, 1 << 20, &v))
                 return fail("bad --threads-per-sm '%s': want an integer in [1, 1048576]", val);
             r->dev.max_threads_per_sm = (int)v;
+        } else if (strcmp(flag, "--mem-gbps") == 0) {
+            if (!parse_int(val, 0, 1 << 20, &v))
+                return fail("bad --mem-gbps '%s': want an integer in [0, 1048576]", val);
+            r->dev.mem_gbps = (int)v;
         } else if (strcmp(flag, "--kernel-regs") == 0) {
             bool ok = parse_list(val, list, &n) && n == 3;
             for (int k = 0; ok && k < 3; k++)
@@ -370,8 +377,11 @@ static void put_request(text *t, const request *r, int out_ndim, const int64_t *
         else
             put(t, ",\"p\":\"%s\"", r->p > 0 ? "inf" : "-inf");
     }
-    put(t, ",\"policy\":\"%s\",\"device\":{\"sms\":%d,\"threads_per_sm\":%d,\"warp_size\":%d}",
-        policy_name(r->policy), r->dev.num_sms, r->dev.max_threads_per_sm, r->dev.warp_size);
+    put(t,
+        ",\"policy\":\"%s\",\"device\":{\"sms\":%d,\"threads_per_sm\":%d,\"warp_size\":%d,"
+        "\"mem_gbps\":%d}",
+        policy_name(r->policy), r->dev.num_sms, r->dev.max_threads_per_sm, r->dev.warp_size,
+        r->dev.mem_gbps);
 }
 
 /* Why an iter with no work launches nothing, in the library's terms. */

@@ -24,6 +24,9 @@ typedef struct rt__device_props {
     int shared_mem_per_block;  /* bytes, default opt-in-free limit (49152) */
     int l2_bytes;              /* L2 size in bytes (H200: 60 MiB), 0 if unknown */
     int regs_per_sm;           /* 32-bit registers per SM (65536), 0 if unknown */
+    int mem_gbps;              /* peak DRAM bandwidth in GB/s, memory clock x bus
+                                  width x 2 (H100 SXM: 3352, H200: 4915), 0 if
+                                  unknown */
 } rt__device_props;
 
 /* The H200 of the ground-truth file: 132 SMs, 2048 threads/SM. */
@@ -102,6 +105,8 @@ typedef enum rt__kernel_kind {
 #define RT__KIND_BIT(kind) (1u << (unsigned)(kind))
 /* TUNED rule 9 (tuned.c): outer tiles of 16 lanes x 8 warp rows. */
 #define RT__RULE_OFF_OUTER_TILES (1u << 16)
+/* The ROWS warp kernel (tuned_rows.c): its rows go where they went before. */
+#define RT__RULE_OFF_ROWS_WARP (1u << 17)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its
@@ -131,6 +136,15 @@ typedef enum rt__kernel_kind {
    config (tuned_rows.c), its check (cuda_args.c) and the kernel's
    instantiations (4 and 8 loads a row) all read it from here. */
 #define RT__ROWS_SHORT_MAX 8
+
+/* The ROWS warp kernel (reduce_rows.cuh warp_rows): a warp on this many
+   adjacent rows, one-warp blocks, each lane loading elements lane, lane +
+   32, ... of every row at once: RT__ROWS_WARP_MAX_LOADS of them a row, or
+   one fewer (instantiations of 5 and 4: rows of 129-160 and 97-128
+   elements). Read by the config (tuned_rows.c), its check (cuda_args.c)
+   and the kernel. */
+#define RT__ROWS_WARP_ROWS 4
+#define RT__ROWS_WARP_MAX_LOADS 5
 
 typedef struct rt__launch_config {
     rt_policy policy;     /* COMPAT or TUNED, as chosen */
@@ -200,11 +214,14 @@ typedef struct rt__launch_config {
     bool rows_block;    /* a block of block[0] threads per row, or per
                            two rows (rows_per_block 2), rows_in_flight
                            16-byte vectors per thread and row per batch */
+    bool rows_warp;     /* one-warp blocks, a warp on rows_in_flight
+                           (RT__ROWS_WARP_ROWS) adjacent rows, every
+                           scalar load of them issued at once */
     int rows_group;     /* lanes per row, a power of two 1..32; block:
                            block[0] */
     int rows_vec;       /* elements per load: 1, or 16 bytes' worth (block:
                            always 16 bytes) */
-    int rows_in_flight; /* direct, short: rows per lane group; block[0] / 32 warps
+    int rows_in_flight; /* direct, short, warp: rows per lane group; block[0] / 32 warps
                            each cover rows_in_flight * 32 / rows_group
                            adjacent rows. block: vector loads per thread
                            per batch (1, 2 or 4) */

@@ -84,11 +84,12 @@ int rt__config_to_json(const rt__launch_config *c, char *buf, size_t size) {
          json_bool(rt__config_global_reduce(c)));
     if (c->kernel == RT__KERNEL_ROWS)
         emit(&o,
-             ",\"rows_tile\":%s,\"rows_short\":%s,\"rows_block\":%s,\"rows_group\":%d,"
+             ",\"rows_tile\":%s,\"rows_short\":%s,\"rows_block\":%s,\"rows_warp\":%s,"
+             "\"rows_group\":%d,"
              "\"rows_vec\":%d,\"rows_in_flight\":%d,"
              "\"rows_per_block\":%d,\"rows_rot_shift\":%d,\"rows_rot_mask\":%d",
              json_bool(c->rows_tile), json_bool(c->rows_short), json_bool(c->rows_block),
-             c->rows_group, c->rows_vec, c->rows_in_flight, c->rows_per_block, c->rows_rot_shift,
+             json_bool(c->rows_warp), c->rows_group, c->rows_vec, c->rows_in_flight, c->rows_per_block, c->rows_rot_shift,
              c->rows_rot_mask);
     return o.len > INT32_MAX ? INT32_MAX : (int)o.len;
 }

@@ -50,9 +50,11 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
 /* The ROWS kernel for one contiguous reduced dim of short or medium length
    (tuned_rows.c): returns true and fills every field of *cfg (policy
    TUNED, kernel RT__KERNEL_ROWS) when it takes the iter, false and leaves
-   *cfg alone otherwise. */
+   *cfg alone otherwise. kinds_off: rt__config_tuned's mask (its
+   RT__RULE_OFF_ROWS_WARP bit turns the warp variant off). */
 bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
-                           const rt__device_props *dev, rt__launch_config *cfg);
+                           const rt__device_props *dev, unsigned kinds_off,
+                           rt__launch_config *cfg);
 
 /* The TINY kernel for the full reduction of a small contiguous run
    (tuned_tiny.c): returns true and fills every field of *cfg (policy

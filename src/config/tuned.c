@@ -306,7 +306,8 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
     if (!(kinds_off & RT__KIND_BIT(RT__KERNEL_STREAM)) &&
         rt__config_tuned_stream(it, op, dev, cfg))
         return RT_OK;
-    if (!(kinds_off & RT__KIND_BIT(RT__KERNEL_ROWS)) && rt__config_tuned_rows(it, op, dev, cfg))
+    if (!(kinds_off & RT__KIND_BIT(RT__KERNEL_ROWS)) &&
+        rt__config_tuned_rows(it, op, dev, kinds_off, cfg))
         return RT_OK;
     /* 1. Lift PyTorch's vt0 >= input_vec_size gate of the contiguous vector
        path (it only bites 16-bit sums and means): H200, bf16 [32768,4096]

@@ -5,7 +5,8 @@
  * elements and reaches 11-38% of the read ceiling for L <= 129 (H200,
  * bench/NOTES-rows.md: [2^22,32] sum dim 1 1148 us, [528416,127] 171 us).
  *
- * Three variants, each with the measurement that chose it in bench/NOTES-rows.md:
+ * Five variants, each with the measurement that chose it in bench/NOTES-rows.md
+ * (the warp variant in bench/NOTES.md v1.14-v1.15):
  *  - short: rows of up to 8 elements, or of one aligned 16-byte vector,
  *    packed or sliced: a thread per row, the whole row loaded at once
  *    (scalar loads that L1 merges, or the one vector).
@@ -18,6 +19,9 @@
  *    is aligned, 2 to 8 rows per group in flight, for rows up to
  *    2048 elements when there are enough of them to fill the GPU, and for
  *    rows of 9-64 elements that are not packed (sliced views).
+ *  - warp: rows of 97-160 4-byte elements, packed or not, for one-number
+ *    states, on GPUs of up to 4 TB/s (an H100, not an H200): a warp on 4
+ *    rows, one-warp blocks, every scalar load of the 4 rows at once.
  *  - block: rows of 2-32 KiB, any pitch or alignment, when there are
  *    enough of them for a few waves: a block of 128-512 threads per row,
  *    each thread loading its (up to) four 16-byte vectors at once; two
@@ -192,8 +196,59 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
     return true;
 }
 
+/* Rows of ROWS_WARP_MIN_LEN to ROWS_WARP_MAX_LEN 4-byte elements, for ops
+   whose state is one number (row_lanes above a warp: sum, prod, mean,
+   min/max, the p = 2 norm), packed or not, when there are enough of them
+   for ROWS_WARP_MIN_WARPS_PER_SM warps a SM, on a GPU whose DRAM
+   bandwidth is known and at most ROWS_WARP_MAX_GBPS: the warp kernel,
+   one-warp blocks of RT__ROWS_WARP_ROWS adjacent rows, each lane loading
+   its 4 or 5 scalars of every row at once (coalesced: a warp's load reads
+   128 contiguous bytes of a row), then a shuffle tree a row; no shared
+   memory, no barrier. Inductor's kernel for rows of 129 (its SASS,
+   bench/NOTES.md v1.14 run 13). rt_bench, us, the warp kernel against
+   --kinds-off rows-warp (the tile kernel), alternating in one call, three
+   passes on the H100, two on the H200 (NOTES v1.15):
+                                 H100 (3352 GB/s)        H200 (4915 GB/s)
+                                 warp         tile       warp    tile
+     [520222,129] sum dim 1   92.88-93.02  96.70-96.82   83.81   76.30-76.32
+     [528416,127] sum dim 1   93.09-93.23  95.22-95.34   84.74-84.78  71.62-71.71
+   (torch.compile's 129: 92.5 on an H100, 83.3 on an H200.) One-warp
+   blocks keep at most 32 warps of 20 loads a SM in flight: enough for the
+   H100's bandwidth, not the H200's (rows_probe: 96% of a one-shot read on
+   the H100, 77% on the H200). Lengths between 97 and 160 other than 127
+   and 129 were not timed. */
+enum {
+    ROWS_WARP_MIN_LEN = 97,
+    ROWS_WARP_MAX_LEN = 160,
+    ROWS_WARP_MIN_WARPS_PER_SM = 16,
+    ROWS_WARP_MAX_GBPS = 4000
+};
+
+static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
+                      rt__launch_config *c) {
+    const int64_t L = it->inputs_per_output, N = it->num_outputs;
+    if (op->input_size != 4 || op->row_lanes <= dev->warp_size || L < ROWS_WARP_MIN_LEN ||
+        L > ROWS_WARP_MAX_LEN || L > (int64_t)RT__ROWS_WARP_MAX_LOADS * dev->warp_size ||
+        L <= (int64_t)(RT__ROWS_WARP_MAX_LOADS - 2) * dev->warp_size)
+        return false;
+    const int64_t warps = (N + RT__ROWS_WARP_ROWS - 1) / RT__ROWS_WARP_ROWS;
+    if (warps < (int64_t)ROWS_WARP_MIN_WARPS_PER_SM * dev->num_sms || dev->mem_gbps <= 0 ||
+        dev->mem_gbps > ROWS_WARP_MAX_GBPS)
+        return false;
+    rows_common(op, c);
+    c->rows_warp = true;
+    c->rows_group = dev->warp_size;
+    c->rows_vec = 1;
+    c->rows_in_flight = RT__ROWS_WARP_ROWS;
+    c->block[0] = dev->warp_size;
+    c->rows_per_block = RT__ROWS_WARP_ROWS;
+    rows_finish(it, c);
+    return true;
+}
+
 bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
-                           const rt__device_props *dev, rt__launch_config *cfg) {
+                           const rt__device_props *dev, unsigned kinds_off,
+                           rt__launch_config *cfg) {
     const int64_t elem = op->input_size;
     if (it->num_reduce_dims != 1 || it->strides[RT__ITER_IN][0] != elem)
         return false;
@@ -232,6 +287,9 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
         rows_finish(it, cfg);
         return true;
     }
+
+    if (!(kinds_off & RT__RULE_OFF_ROWS_WARP) && rows_warp(it, op, dev, cfg))
+        return true;
 
     if (packed && L * elem <= ROWS_TILE_MAX_ROW_BYTES) {
         /* As many rows as fit the tile (a power of two, 8 to 4096), but at

@@ -18,7 +18,7 @@ static int32_t stride32(const rt__iter *it, int op, int d) {
 }
 
 /* The ROWS kernels' conditions (reduce_rows.cuh): one contiguous reduced
-   dim, blocks of whole warps (direct, short) or one row per thread (tile), a grid
+   dim, blocks of whole warps (direct, short, warp) or one row per thread (tile), a grid
    covering the rows, 16-byte loads only on aligned rows, a tile only of
    packed rows whose elements fit its shared memory. */
 static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
@@ -36,7 +36,8 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
            rows of whole vectors, one batch of them). rt__cuda_shared_bytes
            gives block_x_reduce its states per warp and row. */
         const int rows = c->rows_per_block;
-        RT_RETURN_IF(c->rows_tile || c->rows_short, RT_ERR_INTERNAL); /* one kind */
+        /* One kind. */
+        RT_RETURN_IF(c->rows_tile || c->rows_short || c->rows_warp, RT_ERR_INTERNAL);
         RT_RETURN_IF(rows != 1 && rows != 2, RT_ERR_INTERNAL);
         RT_RETURN_IF(c->block[0] < 32 || c->block[0] > 512 / rows || c->block[0] % 32 != 0 ||
                          c->rows_group != c->block[0],
@@ -55,6 +56,20 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
     RT_RETURN_IF(c->block[0] < 1 || c->block[0] > 256, RT_ERR_INTERNAL);
     RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 || c->rows_per_block < 1, RT_ERR_INTERNAL);
     RT_RETURN_IF((int64_t)c->grid[0] * c->rows_per_block < it->num_outputs, RT_ERR_INTERNAL);
+    if (c->rows_warp) {
+        /* One warp a block on RT__ROWS_WARP_ROWS adjacent rows, scalar
+           loads of 4-byte elements, RT__ROWS_WARP_MAX_LOADS or one fewer
+           a lane a row (the kernel's two instantiations). */
+        RT_RETURN_IF(c->rows_tile || c->rows_short, RT_ERR_INTERNAL); /* one kind */
+        RT_RETURN_IF(c->block[0] != 32 || c->rows_group != 32 || c->rows_vec != 1 ||
+                         c->rows_in_flight != RT__ROWS_WARP_ROWS ||
+                         c->rows_per_block != RT__ROWS_WARP_ROWS,
+                     RT_ERR_INTERNAL);
+        RT_RETURN_IF(elem != 4 || L <= 32 * (RT__ROWS_WARP_MAX_LOADS - 2) ||
+                         L > 32 * RT__ROWS_WARP_MAX_LOADS,
+                     RT_ERR_INTERNAL);
+        return RT_OK;
+    }
     if (c->rows_tile) {
         /* Whole warps; lane groups of a power of two up to 32 lanes. */
         RT_RETURN_IF(c->block[0] % 32 != 0 || !is_pow2(c->rows_group) || c->rows_group > 32,

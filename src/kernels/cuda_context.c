@@ -60,6 +60,15 @@ static rt_status read_props(int device, rt__device_props *p) {
     p->shared_mem_per_block = (int)dp.sharedMemPerBlock;
     p->l2_bytes = dp.l2CacheSize;
     p->regs_per_sm = dp.regsPerMultiprocessor;
+    /* Peak DRAM bandwidth: double data rate over the bus; 0 (unknown) when
+       the runtime does not report it. */
+    int clock_khz = 0, bus_bits = 0;
+    p->mem_gbps = 0;
+    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) == cudaSuccess)
+        p->mem_gbps = (int)(2.0 * clock_khz * 1e3 * (bus_bits / 8) / 1e9);
+    else
+        (void)cudaGetLastError();
     return RT_OK;
 }
 

@@ -467,6 +467,25 @@ template <typename Op>
 using OutState = decltype(std::declval<const Op &>().translate(
     std::declval<typename Op::acc_t>(), int64_t(0)));
 
+/* The ops whose state is one number folded like a sum: sum, prod, mean,
+   min/max without indices and the p = 2 norm (traits.c gives them
+   row_lanes above a warp). The kernels TUNED keeps for that set (STREAM,
+   the ROWS warp kernel) are built for these ops only; the rest would add
+   build time (and Welford, any and the (value, index) states spill under
+   their bounds). */
+template <typename Op> struct OneNumberState {
+    static constexpr bool value = false;
+};
+template <typename S, bool IsProd> struct OneNumberState<SumProdOp<S, IsProd>> {
+    static constexpr bool value = true;
+};
+template <typename S, bool IsMax> struct OneNumberState<MinMaxOp<S, IsMax>> {
+    static constexpr bool value = true;
+};
+template <typename S> struct OneNumberState<Norm2Op<S>> {
+    static constexpr bool value = true;
+};
+
 } // namespace rt
 
 #endif /* RT_KERNELS_REDUCE_OPS_CUH */

@@ -157,6 +157,88 @@ template <typename Op> struct RowsReducer {
         }
     }
 
+    /* ---- warp: a warp on R adjacent rows, every load at once ---------------- */
+    /* Lane l folds elements l, l + 32, ..., l + 32 (C - 1) of each of its
+       warp's R rows, where 32 (C - 1) < L <= 32 C (the launch picks C):
+       columns below C - 1 exist in every row and load without a
+       predicate, the last one where l + 32 (C - 1) < L. Every load of the
+       R rows is issued before the first fold. (With a length predicate on
+       every load, as in v1.14's attempt, ptxas put each fold right after
+       its load and the warp waited on the loads in turn: rows_probe, rows
+       of 129, 119 us against 94; bench/NOTES.md v1.15.) A warp whose R
+       rows are not all there (the grid's last) predicates the rows too.
+       Then a shuffle tree a row gives lane 0 the rows, and lane r stores
+       row r. One-warp blocks. */
+    template <int C> __device__ void warp_rows() const {
+        constexpr int R = RT__ROWS_WARP_ROWS;
+        const uint32_t lane = threadIdx.x & 31u;
+        const uint32_t first_row = (blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5)) * R;
+        const uint32_t L = a.num_inputs, n = a.num_outputs;
+        const bool last_column = lane + 32u * (C - 1) < L;
+
+        int32_t row[R]; /* byte offsets of the rows' lane-l elements from a.in */
+        bool ok[R];
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            const uint32_t o = first_row + (uint32_t)r;
+            ok[r] = o < n;
+            row[r] = (ok[r] ? output_offset(a, o, RT__OUT_SLOT_IN) : 0) +
+                     (int32_t)(lane * sizeof(S));
+        }
+        S v[R][C];
+        if (first_row + R <= n) {
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+#pragma unroll
+                for (int c = 0; c < C - 1; c++)
+                    v[r][c] = *reinterpret_cast<const S *>(a.in + row[r] +
+                                                           (int32_t)(32 * c * sizeof(S)));
+                if (last_column)
+                    v[r][C - 1] = *reinterpret_cast<const S *>(
+                        a.in + row[r] + (int32_t)(32 * (C - 1) * sizeof(S)));
+            }
+        } else {
+#pragma unroll
+            for (int r = 0; r < R; r++)
+#pragma unroll
+                for (int c = 0; c < C; c++)
+                    if (ok[r] && (c < C - 1 || last_column))
+                        v[r][c] = *reinterpret_cast<const S *>(a.in + row[r] +
+                                                               (int32_t)(32 * c * sizeof(S)));
+        }
+        A acc[R];
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            acc[r] = op.ident();
+#pragma unroll
+            for (int c = 0; c < C - 1; c++)
+                acc[r] = op.reduce(acc[r], v[r][c], lane + 32u * c);
+            if (last_column)
+                acc[r] = op.reduce(acc[r], v[r][C - 1], lane + 32u * (C - 1));
+        }
+        /* Every lane takes part (full mask); lanes past a row's end hold
+           the identity, and so do rows past the end. */
+        for (uint32_t off = 1; off < 32u; off <<= 1) {
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                A other = op.shfl(acc[r], (int)off, 0xffffffffu);
+                if (lane + off < 32u)
+                    acc[r] = op.combine(acc[r], other);
+            }
+        }
+        /* Lane r takes row r from lane 0: R stores at once, not R in turn
+           on lane 0 (rows_probe lane0-stores: 3% slower). */
+        A mine = acc[0];
+#pragma unroll
+        for (int r = 1; r < R; r++) {
+            const A from_lane0 = shfl_up(0xffffffffu, acc[r], r);
+            if (lane == (uint32_t)r)
+                mine = from_lane0;
+        }
+        if (lane < (uint32_t)R && first_row + lane < n)
+            store(mine, first_row + lane);
+    }
+
     /* ---- short: a thread per row, the whole row in one batch ----------------- */
     template <int V, int C> __device__ void short_rows() const {
         constexpr int R = ShortRows<Op, V>::R;
@@ -362,6 +444,14 @@ __global__ void __launch_bounds__(256, RowsBounds<Op>::min_blocks)
     RowsReducer<Op>(a).template direct<V>();
 }
 
+/* One warp a block; 32 resident a SM (a full SM of threads) under 64
+   registers. */
+template <typename Op, int C>
+__global__ void __launch_bounds__(32, 32)
+    rows_warp_kernel(const __grid_constant__ rt__kernel_args a) {
+    RowsReducer<Op>(a).template warp_rows<C>();
+}
+
 /* Rows of at most 4 elements of at most 4 bytes into a state of at most 4
    bytes fit 32 registers without a spill: 8 blocks of 256 per SM, a full
    SM. The rest keep RowsBounds (8 scalars of f32 spilled 60 bytes under
@@ -455,6 +545,24 @@ cudaError_t launch_rows(const rt__kernel_args *a, const rt__launch_config *c, si
     constexpr int VW = 16 / sizeof(S);
     if (c->rows_tile)
         return launch_fast<rows_tile_kernel<Op>>(grid, block, smem, stream, params, device);
+    if (c->rows_warp) {
+        /* Built for one-number states of 4-byte elements only (the config's
+           set), 4 or 5 loads a lane a row: C loads for rows of 32 (C - 1) + 1
+           to 32 C elements, the kernel's assumption. */
+        if constexpr (OneNumberState<Op>::value && sizeof(S) == 4) {
+            constexpr int C = RT__ROWS_WARP_MAX_LOADS;
+            const int64_t L = a->num_inputs;
+            if (c->block[0] == 32 && c->rows_in_flight == RT__ROWS_WARP_ROWS) {
+                if (L > 32 * (C - 2) && L <= 32 * (C - 1))
+                    return launch_fast<rows_warp_kernel<Op, C - 1>>(grid, block, 0, stream,
+                                                                    params, device);
+                if (L > 32 * (C - 1) && L <= 32 * C)
+                    return launch_fast<rows_warp_kernel<Op, C>>(grid, block, 0, stream, params,
+                                                                device);
+            }
+        }
+        return cudaErrorInvalidValue;
+    }
     if (c->rows_block) {
         if (c->rows_vec != VW)
             return cudaErrorInvalidValue;

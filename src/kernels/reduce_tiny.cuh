@@ -255,22 +255,9 @@ __global__ void __launch_bounds__(RT__STREAM_THREADS, Op::min_blocks)
     TinyReducer<Op>(a).run_stream();
 }
 
-/* The ops built with a STREAM kernel: those whose state is one number
-   folded like a sum, the only ones TUNED sends there (tuned_stream.c:
-   row_lanes above a warp in traits.c). The rest would only add build time
-   (and Welford, any and the (value, index) states spill under its bound). */
-template <typename Op> struct HasStream {
-    static constexpr bool value = false;
-};
-template <typename S, bool IsProd> struct HasStream<SumProdOp<S, IsProd>> {
-    static constexpr bool value = true;
-};
-template <typename S, bool IsMax> struct HasStream<MinMaxOp<S, IsMax>> {
-    static constexpr bool value = true;
-};
-template <typename S> struct HasStream<Norm2Op<S>> {
-    static constexpr bool value = true;
-};
+/* The ops built with a STREAM kernel: those TUNED sends there
+   (tuned_stream.c), whose state is one number (OneNumberState). */
+template <typename Op> using HasStream = OneNumberState<Op>;
 
 /* TINY: one block of c->block[0] threads; STREAM: c->grid[0] blocks of
    RT__STREAM_THREADS. cudaErrorInvalidValue for a shape the kernel cannot

@@ -232,22 +232,30 @@ template <typename T> static __device__ __forceinline__ T load_stream(const T *p
     return out;
 }
 
-/* __shfl_down_sync of any trivially copyable scalar of at most 8 bytes. */
-template <typename T>
-static __device__ __forceinline__ T shfl_down(unsigned mask, T v, int offset) {
+/* A warp shuffle of any trivially copyable scalar of at most 8 bytes:
+   __shfl_down_sync (UP false) or __shfl_up_sync by delta lanes. */
+template <bool UP, typename T>
+static __device__ __forceinline__ T shfl_scalar(unsigned mask, T v, int delta) {
     static_assert(sizeof(T) <= 8, "shuffle scalars, not structs");
     if constexpr (sizeof(T) == 8) {
         unsigned long long w;
         memcpy(&w, &v, 8);
-        w = __shfl_down_sync(mask, w, offset);
+        w = UP ? __shfl_up_sync(mask, w, delta) : __shfl_down_sync(mask, w, delta);
         memcpy(&v, &w, 8);
     } else {
         unsigned int w = 0;
         memcpy(&w, &v, sizeof(T));
-        w = __shfl_down_sync(mask, w, offset);
+        w = UP ? __shfl_up_sync(mask, w, delta) : __shfl_down_sync(mask, w, delta);
         memcpy(&v, &w, sizeof(T));
     }
     return v;
+}
+template <typename T>
+static __device__ __forceinline__ T shfl_down(unsigned mask, T v, int offset) {
+    return shfl_scalar<false>(mask, v, offset);
+}
+template <typename T> static __device__ __forceinline__ T shfl_up(unsigned mask, T v, int delta) {
+    return shfl_scalar<true>(mask, v, delta);
 }
 
 /* ---- the final store ---------------------------------------------------------- */

@@ -47,13 +47,25 @@ rt__launch_config rt_test_config_for(const rt__iter *it, rt_op op, rt_dtype dtyp
 
 rt__launch_config rt_test_config_without(const rt__iter *it, rt_op op, rt_dtype dtype,
                                          rt_policy policy, unsigned kinds_off) {
+    const rt__device_props dev = rt__device_props_h200();
+    return rt_test_config_on(&dev, it, op, dtype, policy, kinds_off);
+}
+
+rt__launch_config rt_test_config_on(const rt__device_props *dev, const rt__iter *it, rt_op op,
+                                    rt_dtype dtype, rt_policy policy, unsigned kinds_off) {
     rt_dtype out = dtype;
     assert_int_equal(rt_reduce_default_dtype(op, dtype, &out), RT_OK);
     /* Norms are planned as a norm of run-time p (p = 3). */
     rt__op_traits t = rt__op_traits_for(op, dtype, out, false, 3.0);
-    rt__device_props dev = rt__device_props_h200();
     rt__launch_config c;
-    assert_int_equal(rt__config_compute_without(it, &t, &dev, policy, kinds_off, &c), RT_OK);
+    assert_int_equal(rt__config_compute_without(it, &t, dev, policy, kinds_off, &c), RT_OK);
     assert_int_equal(c.policy, policy);
     return c;
+}
+
+rt__device_props rt_test_props_h100(void) {
+    rt__device_props p = rt__device_props_h200();
+    p.l2_bytes = 50 * 1024 * 1024;
+    p.mem_gbps = 3352; /* 2.619 GHz x 5120 bits x 2 */
+    return p;
 }

@@ -29,4 +29,12 @@ rt__launch_config rt_test_config_for(const rt__iter *it, rt_op op, rt_dtype dtyp
 rt__launch_config rt_test_config_without(const rt__iter *it, rt_op op, rt_dtype dtype,
                                          rt_policy policy, unsigned kinds_off);
 
+/* The same on the device dev. */
+rt__launch_config rt_test_config_on(const rt__device_props *dev, const rt__iter *it, rt_op op,
+                                    rt_dtype dtype, rt_policy policy, unsigned kinds_off);
+
+/* The model H200 with an H100 SXM's L2 (50 MiB) and DRAM bandwidth (3352
+   GB/s): the same SMs, threads and registers. */
+rt__device_props rt_test_props_h100(void);
+
 #endif /* RT_TEST_CONFIG_H */
