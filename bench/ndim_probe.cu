@@ -33,8 +33,8 @@ constexpr int PAIRS = A * B, OUTPUTS = K1 * K2;
 
 __device__ __forceinline__ long pair_off(int p) { return (long)(p / B) * S0 + (long)(p % B) * S2; }
 
-template <int T, int U, int HINT>
-__global__ void __launch_bounds__(T) output_kernel(const float *__restrict__ src, float *out) {
+template <int T, int U, int HINT, int MINB = 1>
+__global__ void __launch_bounds__(T, MINB) output_kernel(const float *__restrict__ src, float *out) {
     constexpr int ROWS = T / 32;
     const int o = blockIdx.x, lane = threadIdx.x % 32, row = threadIdx.x / 32;
     const float4 *base =
@@ -161,11 +161,26 @@ template <typename Launch> void report(Ctx &c, const char *what, int blocks, Lau
            (double)PAIRS * OUTPUTS * C * 4.0 / us * 1e-3, worst < 1e-4 ? "ok" : "WRONG");
 }
 
-template <int T, int U, int HINT = NC> void output(Ctx &c) {
+// per_sm > 0: dynamic shared memory that leaves room for at most per_sm
+// blocks a SM (occupancy capped, as a launch can without a new kernel).
+template <int T, int U, int HINT = NC, int MINB = 1> void output(Ctx &c, int per_sm = 0) {
     char what[96];
-    snprintf(what, sizeof what, "output T%d U%d %s", T, U, hint_name(HINT));
+    size_t smem = 0;
+    if (per_sm > 0) {
+        cudaDeviceProp prop;
+        PROBE_CHECK(cudaGetDeviceProperties(&prop, 0));
+        smem = prop.sharedMemPerMultiprocessor / per_sm - 1024 - 64; // 1 KiB reserved a block
+        smem = std::min<size_t>(smem, prop.sharedMemPerBlockOptin - 64);
+        PROBE_CHECK(cudaFuncSetAttribute(output_kernel<T, U, HINT, MINB>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    }
+    int blocks = 0;
+    PROBE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, output_kernel<T, U, HINT, MINB>, T,
+                                                              smem));
+    snprintf(what, sizeof what, "output T%d U%d %s min%d (%d blocks/SM)", T, U, hint_name(HINT),
+             MINB, blocks);
     report(c, what, OUTPUTS,
-           [&](int) { output_kernel<T, U, HINT><<<OUTPUTS, T>>>(c.src, c.out); });
+           [&](int) { output_kernel<T, U, HINT, MINB><<<OUTPUTS, T, smem>>>(c.src, c.out); });
 }
 
 template <int T, int P, int S, bool CHUNKS_FAST = true, int HINT = NC> void slab(Ctx &c) {
@@ -207,6 +222,14 @@ int main(int argc, char **argv) {
     };
     full();
     for (int pass = 0; pass < 2; ++pass) {
+        // Occupancy: 2, 3 and 4 blocks of 512 a SM (4 is the library's,
+        // at 32 registers).
+        output<512, 4, NC, 4>(c, 2);
+        output<512, 4, NC, 4>(c, 3);
+        output<512, 4, NC, 4>(c, 4);
+        output<512, 2, NC, 4>(c, 2);
+        output<512, 2, NC, 4>(c, 3);
+        output<512, 2, NC, 4>(c, 4);
         output<512, 4>(c); // TUNED today
         output<512, 8>(c);
         output<256, 8>(c);
