@@ -9,7 +9,8 @@
 //
 // Mappings:
 //   row      a block a row (the library's block kernel): loads, fold,
-//            shuffles, one exchange through shared memory, a store;
+//            shuffles, one exchange through shared memory, a store; also
+//            512 x 2, 1024 x 1 and 128 x 8 threads x vectors, and load hints;
 //   walk     K blocks a SM, each on rows b, b + grid, ...: the same work a
 //            row, the next row's loads issued before the current row's
 //            fold when PREFETCH, else after its store.
@@ -51,6 +52,35 @@ __device__ __forceinline__ void block_sum(float acc, float *buf, float *out, lon
             s += __shfl_down_sync(0xffffffffu, s, off);
         if (threadIdx.x == 0)
             out[row] = s;
+    }
+}
+
+// A block of TT threads a row, CC vectors a thread (TT * CC * 4 == L), the
+// loads of flavour HINT (probe.cuh): the library's block kernel is 256 x 4.
+template <int TT, int CC, int HINT>
+__global__ void __launch_bounds__(TT) row_kernel_of(const float *src, long pitch, float *out) {
+    static_assert(TT * CC * 4 == L, "a row a batch");
+    __shared__ float buf[TT / 32];
+    const float4 *p = reinterpret_cast<const float4 *>(src + blockIdx.x * pitch) + threadIdx.x;
+    float4 v[CC];
+#pragma unroll
+    for (int c = 0; c < CC; ++c)
+        v[c] = probe_load4<HINT>(p + c * TT);
+    float acc = 0.0f;
+#pragma unroll
+    for (int c = 0; c < CC; ++c)
+        acc += (v[c].x + v[c].y) + (v[c].z + v[c].w);
+    for (int off = 16; off > 0; off /= 2)
+        acc += __shfl_down_sync(0xffffffffu, acc, off);
+    if (threadIdx.x % 32 == 0)
+        buf[threadIdx.x / 32] = acc;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        float s = threadIdx.x < TT / 32 ? buf[threadIdx.x] : 0.0f;
+        for (int off = 16; off > 0; off /= 2)
+            s += __shfl_down_sync(0xffffffffu, s, off);
+        if (threadIdx.x == 0)
+            out[blockIdx.x] = s;
     }
 }
 
@@ -142,6 +172,22 @@ int main(int argc, char **argv) {
             });
             row_kernel<<<(unsigned)n, T>>>(src, pitch, out);
             check("row (library)", us);
+            auto shape = [&](auto kernel, int threads, const char *what) {
+                float t = probe_median_us(reps, [&](int k) {
+                    kernel<<<(unsigned)n, threads>>>(at(k), pitch, out);
+                });
+                kernel<<<(unsigned)n, threads>>>(src, pitch, out);
+                check(what, t);
+            };
+            shape(row_kernel_of<256, 4, NC>, 256, "row 256 x 4 nc");
+            shape(row_kernel_of<512, 2, NC>, 512, "row 512 x 2 nc");
+            shape(row_kernel_of<1024, 1, NC>, 1024, "row 1024 x 1 nc");
+            shape(row_kernel_of<128, 8, NC>, 128, "row 128 x 8 nc");
+            shape(row_kernel_of<256, 4, TRITON_EF>, 256, "row 256 x 4 evict-first");
+            shape(row_kernel_of<512, 2, TRITON_EF>, 512, "row 512 x 2 evict-first");
+            shape(row_kernel_of<256, 4, PLAIN>, 256, "row 256 x 4 ld");
+            if (pass == 1)
+                continue; // the walks once
             for (int k_per_sm : {4, 8, 16}) {
                 const unsigned grid = (unsigned)std::min<long>(n, (long)prop.multiProcessorCount * k_per_sm);
                 char what[64];

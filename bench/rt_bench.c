@@ -29,7 +29,8 @@ static const char usage[] =
     "  --kinds-off LIST kernel kinds TUNED must not choose, a comma list of tiny,\n"
     "                   stream, rows: their cases run on the general kernel (A/B);\n"
     "                   outer-tiles turns TUNED rule 9 off (outer tiles of 16 x 8),\n"
-    "                   rows-warp the ROWS warp kernel (rows of 97-160 elements)\n"
+    "                   rows-warp the ROWS warp kernel (rows of 97-160 elements),\n"
+    "                   row-block-wide the block kernel's 512 x 2 rows of sums\n"
     "  --list-json      print the suite as JSON and exit (needs no GPU)\n";
 
 /* One case's buffers: nslots input and output copies it rotates through. */
@@ -226,7 +227,8 @@ static bool parse_kinds(const char *list, unsigned *mask) {
                  {"stream", RT__KIND_BIT(RT__KERNEL_STREAM)},
                  {"rows", RT__KIND_BIT(RT__KERNEL_ROWS)},
                  {"outer-tiles", RT__RULE_OFF_OUTER_TILES},
-                 {"rows-warp", RT__RULE_OFF_ROWS_WARP}};
+                 {"rows-warp", RT__RULE_OFF_ROWS_WARP},
+                 {"row-block-wide", RT__RULE_OFF_ROW_BLOCK_WIDE}};
     *mask = 0;
     for (const char *p = list; *p != '\0';) {
         const size_t len = strcspn(p, ",");

@@ -535,9 +535,10 @@ static void test_tuned_rows_block(void **state) {
     (void)state;
     /* 4096 floats: 1024 vectors, four each on 256 threads; 8 blocks of
        256 per SM, 4 waves of 132 SMs = 4224 rows at the least. Over 768
-       vectors: a row a block. */
-    expect_rows_block(4096, 32768, RT_OP_SUM, RT_F32, 256, 4, false);
-    expect_rows_block(4096, 4224, RT_OP_SUM, RT_F32, 256, 4, false);
+       vectors: a row a block. (Products here and below where sums would
+       take the wide blocks of test_tuned_row_block_wide.) */
+    expect_rows_block(4096, 32768, RT_OP_PROD, RT_F32, 256, 4, false);
+    expect_rows_block(4096, 4224, RT_OP_PROD, RT_F32, 256, 4, false);
     expect_rows_block(4096, 32768, RT_OP_VAR, RT_F32, 256, 4, false);
     expect_rows_block(4096, 32768, RT_OP_ARGMAX, RT_F32, 256, 4, false);
     /* Norms of run-time p (rt_test_config_for plans p = 3) are built for
@@ -547,7 +548,7 @@ static void test_tuned_rows_block(void **state) {
     /* bf16: 512 vectors of 8 on 128 threads; f64: 2048 of 2 on 512. Two
        rows of 16-bit values take two vectors a thread at most (traits
        row_pair_loads): 250 vectors pair, 300 (four a thread) do not. */
-    expect_rows_block(4096, 32768, RT_OP_SUM, RT_BF16, 128, 4, false);
+    expect_rows_block(4096, 32768, RT_OP_PROD, RT_BF16, 128, 4, false);
     expect_rows_block(2000, 67108, RT_OP_SUM, RT_BF16, 128, 2, true);
     expect_rows_block(2400, 67108, RT_OP_SUM, RT_BF16, 128, 4, false);
     expect_rows_block(4096, 16384, RT_OP_SUM, RT_F64, 512, 4, false);
@@ -563,7 +564,7 @@ static void test_tuned_rows_block(void **state) {
     expect_rows_block(3072, 22369, RT_OP_SUM, RT_F32, 256, 4, true);
     expect_rows_block(3076, 22369, RT_OP_SUM, RT_F32, 256, 4, false);
     expect_rows_block(1024, 67108, RT_OP_SUM, RT_F32, 128, 2, false);
-    expect_rows_block(2048, 32768, RT_OP_SUM, RT_F32, 128, 4, false);
+    expect_rows_block(2048, 32768, RT_OP_PROD, RT_F32, 128, 4, false);
     /* Not whole vectors (1001 floats): a row a block, scalar tails. */
     expect_rows_block(1001, 67108, RT_OP_SUM, RT_F32, 128, 2, false);
     /* 8192 bools: 512 vectors of 16, four each on 128 threads; 1-byte
@@ -590,7 +591,7 @@ static void test_tuned_rows_block(void **state) {
     assert_int_equal(rt__op_traits_for(RT_OP_VAR, RT_F32, RT_F32, false, 2.0).row_pair_loads, 4);
 
     /* Under 4 waves: the general kernel. */
-    assert_int_equal(rows_config_for(4096, 4223, RT_OP_SUM, RT_F32).kernel, RT__KERNEL_GENERAL);
+    assert_int_equal(rows_config_for(4096, 4223, RT_OP_PROD, RT_F32).kernel, RT__KERNEL_GENERAL);
     /* (Rows of 1000 floats under 4 waves of 128 threads fill 16 warps per
        SM in the direct kernel: a warp a row, 4 rows in flight.) */
     const rt__launch_config direct = rows_config_for(1000, 8447, RT_OP_SUM, RT_F32);
@@ -623,6 +624,52 @@ static void test_tuned_rows_block(void **state) {
     rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 0);
     assert_int_equal(rt_test_config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT).kernel,
                      RT__KERNEL_GENERAL);
+}
+
+/* Sums and means of aligned rows that one batch of 4 vectors a thread
+   covers exactly take twice the threads at 2 vectors (tuned_rows.c
+   row_block_wide), up to 512; other ops, misaligned rows, partial batches
+   and rows already on 512 threads keep the base rule; so does the rule's
+   off switch. The 4-wave floor counts the wide blocks: 4 of 512 a SM,
+   2112 rows. */
+static void test_tuned_row_block_wide(void **state) {
+    (void)state;
+    expect_rows_block(4096, 32768, RT_OP_SUM, RT_F32, 512, 2, false);
+    expect_rows_block(4096, 32768, RT_OP_MEAN, RT_F32, 512, 2, false);
+    expect_rows_block(4096, 32768, RT_OP_SUM, RT_I32, 512, 2, false);
+    expect_rows_block(2048, 32768, RT_OP_SUM, RT_F32, 256, 2, false);
+    expect_rows_block(4096, 32768, RT_OP_SUM, RT_BF16, 256, 2, false);
+    expect_rows_block(4096, 2112, RT_OP_SUM, RT_F32, 512, 2, false);
+    assert_int_equal(rows_config_for(4096, 2111, RT_OP_SUM, RT_F32).kernel, RT__KERNEL_GENERAL);
+    /* Already 512 threads (f64 rows of 4096: 2048 vectors), other ops. */
+    expect_rows_block(4096, 16384, RT_OP_SUM, RT_F64, 512, 4, false);
+    expect_rows_block(4096, 32768, RT_OP_MAX, RT_F32, 256, 4, false);
+    expect_rows_block(4096, 32768, RT_OP_PROD, RT_F32, 256, 4, false);
+    expect_rows_block(4096, 32768, RT_OP_VAR, RT_F32, 256, 4, false);
+    expect_rows_block(4096, 32768, RT_OP_ARGMAX, RT_F32, 256, 4, false);
+    /* A partial batch (3000 floats: 750 vectors on 256 threads) pairs rows
+       as before. */
+    expect_rows_block(3072, 22369, RT_OP_SUM, RT_F32, 256, 4, true);
+    /* Slices: 4096 of 8192 (aligned) wide; 4096 of 4097 (rows 4 bytes
+       apart) not. */
+    int64_t shape[] = {4096, 16384}, aligned[] = {1, 8192}, misaligned[] = {1, 4097};
+    rt__iter a = rt_test_make_iter(2, 1, shape, aligned, 4, 0);
+    rt__launch_config c = rt_test_config_for(&a, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_true(c.rows_block);
+    assert_int_equal(c.block[0], 512);
+    assert_int_equal(c.rows_in_flight, 2);
+    rt__iter m = rt_test_make_iter(2, 1, shape, misaligned, 4, 0);
+    c = rt_test_config_for(&m, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_true(c.rows_block);
+    assert_int_equal(c.block[0], 256);
+    assert_int_equal(c.rows_in_flight, 4);
+    /* Turned off: 256 x 4. */
+    c = rt_test_config_without(&a, RT_OP_SUM, RT_F32, RT_POLICY_TUNED,
+                               RT__RULE_OFF_ROW_BLOCK_WIDE);
+    assert_true(c.rows_block);
+    assert_int_equal(c.block[0], 256);
+    assert_int_equal(c.rows_in_flight, 4);
+    assert_int_equal(c.shared_memory_bytes, 256 / 32 * 4);
 }
 
 /* [rows, len] rows of dt reduced by op, pitch apart, on the model H100
@@ -1210,6 +1257,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_tail_cap),
         cmocka_unit_test(test_tuned_outer_tiles),
         cmocka_unit_test(test_tuned_rows_warp),
+        cmocka_unit_test(test_tuned_row_block_wide),
         cmocka_unit_test(test_tuned_indexed_one_output),
         cmocka_unit_test(test_tuned_row_blocks),
         cmocka_unit_test(test_tuned_rows_block),

@@ -389,6 +389,14 @@ static const rows_case k_rows[] = {
      ROWS_BLOCK, 1},
     {"block f32 sum, sliced 4096 of 4097, misaligned", RT_OP_SUM, RT_F32, RT_F32, 1, 4500, 4096, 4097,
      1, false, false, 0, ROWS_BLOCK, 1},
+    /* Sums and means of aligned whole batches on twice the threads, 2
+       vectors each (tuned_rows.c row_block_wide; L=4096 above too). */
+    {"block f32 sum, sliced 4096 of 8192, wide", RT_OP_SUM, RT_F32, RT_F32, 1, 4500, 4096, 8192, 0,
+     false, false, 0, ROWS_BLOCK, 1},
+    {"block bf16 mean keepdim, L=4096, wide", RT_OP_MEAN, RT_BF16, RT_BF16, 1, 4500, 4096, 4096, 0,
+     false, true, 0, ROWS_BLOCK, 1},
+    {"block i32 sum to i64, two kept dims, L=2048, wide", RT_OP_SUM, RT_I32, RT_I64, 2, 4500, 2048,
+     2048, 0, false, false, 0, ROWS_BLOCK, 1},
     {"block bf16 sum to f32, L=4100", RT_OP_SUM, RT_BF16, RT_F32, 1, 9000, 4100, 4100, 3, false,
      false, 0, ROWS_BLOCK, 1},
     {"block f64 sum, sliced 4096 of 4099", RT_OP_SUM, RT_F64, RT_F64, 1, 4500, 4096, 4099, 1,

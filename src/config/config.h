@@ -57,6 +57,10 @@ typedef struct rt__op_traits {
        for no more (reduce_rows.cuh BlockRowsMaxLoads): more spilled under
        its 32-register bound (-Xptxas -v, sm_90). TUNED alone reads it. */
     int row_block_loads;
+    /* Sums and means: the block kernel spreads an aligned row over twice
+       the threads at 2 vectors each, up to 512 (tuned_rows.c rows_block).
+       TUNED alone reads it. */
+    bool row_block_wide;
     /* The same for the block kernel of two rows a block: as row_block_loads
        but 2 for 1- and 2-byte inputs (four of each row spilled 26-100 bytes
        under its 64-register bound in byte sums and 16-bit max), and 0 (a
@@ -107,6 +111,9 @@ typedef enum rt__kernel_kind {
 #define RT__RULE_OFF_OUTER_TILES (1u << 16)
 /* The ROWS warp kernel (tuned_rows.c): its rows go where they went before. */
 #define RT__RULE_OFF_ROWS_WARP (1u << 17)
+/* The ROWS block kernel's wide blocks for sums (tuned_rows.c): 4 vectors a
+   thread again. */
+#define RT__RULE_OFF_ROW_BLOCK_WIDE (1u << 18)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its

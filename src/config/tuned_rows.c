@@ -144,8 +144,31 @@ enum { ROWS_BLOCK_LOADS = 4, ROWS_BLOCK_MIN_THREADS = 128, ROWS_BLOCK_MAX_THREAD
    of [33554,1000] 168.7 -> 183.7. */
 enum { ROWS_BLOCK_PAIR_MAX_VECS = 768, ROWS_BLOCK_PAIR_MAX_THREADS = 256 };
 
+/* Sums and means (traits row_block_wide) of aligned rows that one batch
+   of 4 vectors a thread covers exactly take twice the threads at 2 vectors
+   each, up to 512: torch.compile's shape for [32768,4096] (16 warps, two
+   16-byte loads a thread a row; its Triton cache, v1.15). rowblock_probe
+   (H100, v1.15, us): rows of 4096 floats, 256 MiB packed, 256 x 4
+   89.95-90.21 -> 512 x 2 89.82-89.95; pitch 8192, 128 MiB, 48.58-49.09 ->
+   47.87-48.38. rt_bench against --kinds-off row-block-wide, three
+   alternating passes, medians (H100, v1.15 run 13):
+     f32 sum [32768,4096] d1  173.20 -> 172.85    mean   173.22 -> 172.83
+     i32 sum                  173.89 -> 173.10    bf16   89.22 -> 88.96
+     f16 sum                   89.15 -> 88.94
+     [16384,8192][:, :4096]    89.54 -> 88.45 (torch.compile 88.35-88.43)
+   (norm, amax, var, argmax, f64/i64 (already 512 x 4), rows of 1000 and
+   the misaligned slice: unchanged, +-0.1%.) v1.7 found 512 x 2 30%
+   slower for var, std and argmax, 8% for amax and 6% for the misaligned
+   slice: sums and means only, aligned rows only. */
+static bool row_block_wide(const rt__iter *it, const rt__op_traits *op, int64_t nvec,
+                           int64_t threads, int64_t loads) {
+    return op->row_block_wide && loads == ROWS_BLOCK_LOADS &&
+           threads * 2 <= ROWS_BLOCK_MAX_THREADS && nvec == threads * loads &&
+           it->inputs_per_output * op->input_size % 16 == 0 && rt__iter_input_aligned(it, 16, 0);
+}
+
 static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
-                       rt__launch_config *c) {
+                       unsigned kinds_off, rt__launch_config *c) {
     const int64_t L = it->inputs_per_output, N = it->num_outputs;
     const int64_t v = 16 / op->input_size;
     if (L * op->input_size <= ROWS_TILE_MAX_ROW_BYTES)
@@ -173,6 +196,11 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
     const int64_t per_thread = (nvec + threads - 1) / threads;
     while (loads / 2 >= per_thread)
         loads /= 2;
+    if (!(kinds_off & RT__RULE_OFF_ROW_BLOCK_WIDE) && row_block_wide(it, op, nvec, threads, loads) &&
+        threads * 2 <= dev->max_threads_per_block) {
+        threads *= 2;
+        loads /= 2;
+    }
     const int64_t resident = dev->max_threads_per_sm / threads * dev->num_sms;
     if (N < ROWS_BLOCK_MIN_WAVES * resident)
         return false;
@@ -254,7 +282,7 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
         return false;
     if (dev->warp_size != 32)
         return false;
-    if (rows_block(it, op, dev, cfg))
+    if (rows_block(it, op, dev, kinds_off, cfg))
         return true;
     const int64_t L = it->inputs_per_output, N = it->num_outputs;
     if (L > ROWS_MAX_LEN || N < 1 || dev->max_threads_per_block < ROWS_THREADS)
