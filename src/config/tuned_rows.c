@@ -24,7 +24,8 @@
  *    rows, one-warp blocks, every scalar load of the 4 rows at once.
  *  - block: rows of 2-32 KiB, any pitch or alignment, when there are
  *    enough of them for a few waves: a block of 128-512 threads per row,
- *    each thread loading its (up to) four 16-byte vectors at once; two
+ *    each thread loading its (up to) four 16-byte vectors at once (sums
+ *    and means of aligned rows: twice the threads at two vectors); two
  *    rows a block for aligned rows up to 12 KiB that leave a partial batch.
  */
 #include "config_policies.h"
