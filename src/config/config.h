@@ -24,9 +24,11 @@ typedef struct rt__device_props {
     int shared_mem_per_block;  /* bytes, default opt-in-free limit (49152) */
     int l2_bytes;              /* L2 size in bytes (H200: 60 MiB), 0 if unknown */
     int regs_per_sm;           /* 32-bit registers per SM (65536), 0 if unknown */
-    int mem_gbps;              /* peak DRAM bandwidth in GB/s, memory clock x bus
-                                  width x 2 (H100 SXM: 3352, H200: 4915), 0 if
-                                  unknown */
+    int mem_gbps;              /* peak DRAM bandwidth in GB/s: memory clock x bus
+                                  width x 2 from the runtime's attributes (an
+                                  H100 SXM's 2.619 GHz x 5120 bits: 3352; the
+                                  H200 model's 3.2 GHz x 6144 bits, its spec:
+                                  4915), 0 if unknown */
 } rt__device_props;
 
 /* The H200 of the ground-truth file: 132 SMs, 2048 threads/SM. */

@@ -237,7 +237,7 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
    bench/NOTES.md v1.14 run 13). rt_bench, us, the warp kernel against
    --kinds-off rows-warp (the tile kernel), alternating in one call, three
    passes on the H100, two on the H200 (NOTES v1.15):
-                                 H100 (3352 GB/s)        H200 (4915 GB/s)
+                                 H100 (3352 GB/s)        H200 (~4.9 TB/s)
                                  warp         tile       warp    tile
      [520222,129] sum dim 1   92.88-93.02  96.70-96.82   83.81   76.30-76.32
      [528416,127] sum dim 1   93.09-93.23  95.22-95.34   84.74-84.78  71.62-71.71
