@@ -145,9 +145,9 @@ enum { ROWS_BLOCK_LOADS = 4, ROWS_BLOCK_MIN_THREADS = 128, ROWS_BLOCK_MAX_THREAD
    of [33554,1000] 168.7 -> 183.7. */
 enum { ROWS_BLOCK_PAIR_MAX_VECS = 768, ROWS_BLOCK_PAIR_MAX_THREADS = 256 };
 
-/* Sums and means (traits row_block_wide) of aligned rows that one batch
-   of 4 vectors a thread covers exactly take twice the threads at 2 vectors
-   each, up to 512: torch.compile's shape for [32768,4096] (16 warps, two
+/* Wide blocks: sums and means (traits row_block_wide) of aligned rows
+   that one batch of 4 vectors a thread covers exactly take twice the
+   threads at 2 vectors each, up to 512: torch.compile's shape for [32768,4096] (16 warps, two
    16-byte loads a thread a row; its Triton cache, v1.15). rowblock_probe
    (H100, v1.15, us): rows of 4096 floats, 256 MiB packed, 256 x 4
    89.95-90.21 -> 512 x 2 89.82-89.95; pitch 8192, 128 MiB, 48.58-49.09 ->
@@ -161,13 +161,6 @@ enum { ROWS_BLOCK_PAIR_MAX_VECS = 768, ROWS_BLOCK_PAIR_MAX_THREADS = 256 };
    the misaligned slice: unchanged, +-0.1%.) v1.7 found 512 x 2 30%
    slower for var, std and argmax, 8% for amax and 6% for the misaligned
    slice: sums and means only, aligned rows only. */
-static bool row_block_wide(const rt__iter *it, const rt__op_traits *op, int64_t nvec,
-                           int64_t threads, int64_t loads) {
-    return op->row_block_wide && loads == ROWS_BLOCK_LOADS &&
-           threads * 2 <= ROWS_BLOCK_MAX_THREADS && nvec == threads * loads &&
-           it->inputs_per_output * op->input_size % 16 == 0 && rt__iter_input_aligned(it, 16, 0);
-}
-
 static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
                        unsigned kinds_off, rt__launch_config *c) {
     const int64_t L = it->inputs_per_output, N = it->num_outputs;
@@ -197,8 +190,14 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
     const int64_t per_thread = (nvec + threads - 1) / threads;
     while (loads / 2 >= per_thread)
         loads /= 2;
-    if (!(kinds_off & RT__RULE_OFF_ROW_BLOCK_WIDE) && row_block_wide(it, op, nvec, threads, loads) &&
-        threads * 2 <= dev->max_threads_per_block) {
+    /* Rows of whole, aligned vectors (the wide blocks above, and two rows a
+       block below). */
+    const bool aligned = L % v == 0 && rt__iter_input_aligned(it, 16, 0);
+    /* Wide blocks (above): one batch of 4 vectors a thread covers the row
+       exactly, and twice the threads still fit. */
+    if (op->row_block_wide && !(kinds_off & RT__RULE_OFF_ROW_BLOCK_WIDE) && aligned &&
+        loads == ROWS_BLOCK_LOADS && nvec == threads * loads &&
+        threads * 2 <= ROWS_BLOCK_MAX_THREADS && threads * 2 <= dev->max_threads_per_block) {
         threads *= 2;
         loads /= 2;
     }
@@ -208,7 +207,7 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
     /* Two rows a block (ROWS_BLOCK_PAIR_*). */
     const int rows = threads <= ROWS_BLOCK_PAIR_MAX_THREADS && nvec <= ROWS_BLOCK_PAIR_MAX_VECS &&
                              nvec % (loads * threads) != 0 && loads <= op->row_pair_loads &&
-                             L % v == 0 && rt__iter_input_aligned(it, 16, 0)
+                             aligned
                          ? 2
                          : 1;
     rows_common(op, c);
@@ -225,7 +224,8 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
     return true;
 }
 
-/* Rows of ROWS_WARP_MIN_LEN to ROWS_WARP_MAX_LEN 4-byte elements, for ops
+/* Rows of 97-160 4-byte elements (the kernel's instantiations:
+   RT__ROWS_WARP_MAX_LOADS or one fewer loads a lane a row), for ops
    whose state is one number (row_lanes above a warp: sum, prod, mean,
    min/max, the p = 2 norm), packed or not, when there are enough of them
    for ROWS_WARP_MIN_WARPS_PER_SM warps a SM, on a GPU whose DRAM
@@ -246,19 +246,14 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
    H100's bandwidth, not the H200's (rows_probe: 96% of a one-shot read on
    the H100, 77% on the H200). Lengths between 97 and 160 other than 127
    and 129 were not timed. */
-enum {
-    ROWS_WARP_MIN_LEN = 97,
-    ROWS_WARP_MAX_LEN = 160,
-    ROWS_WARP_MIN_WARPS_PER_SM = 16,
-    ROWS_WARP_MAX_GBPS = 4000
-};
+enum { ROWS_WARP_MIN_WARPS_PER_SM = 16, ROWS_WARP_MAX_GBPS = 4000 };
 
 static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
                       rt__launch_config *c) {
     const int64_t L = it->inputs_per_output, N = it->num_outputs;
-    if (op->input_size != 4 || op->row_lanes <= dev->warp_size || L < ROWS_WARP_MIN_LEN ||
-        L > ROWS_WARP_MAX_LEN || L > (int64_t)RT__ROWS_WARP_MAX_LOADS * dev->warp_size ||
-        L <= (int64_t)(RT__ROWS_WARP_MAX_LOADS - 2) * dev->warp_size)
+    if (op->input_size != 4 || op->row_lanes <= dev->warp_size ||
+        L <= (int64_t)(RT__ROWS_WARP_MAX_LOADS - 2) * dev->warp_size ||
+        L > (int64_t)RT__ROWS_WARP_MAX_LOADS * dev->warp_size)
         return false;
     const int64_t warps = (N + RT__ROWS_WARP_ROWS - 1) / RT__ROWS_WARP_ROWS;
     if (warps < (int64_t)ROWS_WARP_MIN_WARPS_PER_SM * dev->num_sms || dev->mem_gbps <= 0 ||
