@@ -34,7 +34,8 @@ constexpr int PAIRS = A * B, OUTPUTS = K1 * K2;
 __device__ __forceinline__ long pair_off(int p) { return (long)(p / B) * S0 + (long)(p % B) * S2; }
 
 template <int T, int U, int HINT, int MINB = 1>
-__global__ void __launch_bounds__(T, MINB) output_kernel(const float *__restrict__ src, float *out) {
+__global__ void __launch_bounds__(T, MINB)
+    output_kernel(const float *__restrict__ src, float *out) {
     constexpr int ROWS = T / 32;
     const int o = blockIdx.x, lane = threadIdx.x % 32, row = threadIdx.x / 32;
     const float4 *base =
@@ -127,12 +128,6 @@ __global__ void reference(const float *src, float *out) {
     out[o] = (float)acc;
 }
 
-__global__ void __launch_bounds__(512) full_one_shot(const float4 *src, size_t n4, float *out) {
-    size_t begin = (size_t)blockIdx.x * 512 * 4;
-    float acc = probe_read_run<4, NC>(src, begin + threadIdx.x, min(n4, begin + 2048), 512);
-    probe_block_store<512>(acc, out);
-}
-
 struct Ctx {
     const float *src;
     float *staging, *out;
@@ -175,7 +170,8 @@ template <int T, int U, int HINT = NC, int MINB = 1> void output(Ctx &c, int per
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     }
     int blocks = 0;
-    PROBE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, output_kernel<T, U, HINT, MINB>, T,
+    PROBE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks,
+                                                              output_kernel<T, U, HINT, MINB>, T,
                                                               smem));
     snprintf(what, sizeof what, "output T%d U%d %s min%d (%d blocks/SM)", T, U, hint_name(HINT),
              MINB, blocks);
@@ -213,10 +209,10 @@ int main(int argc, char **argv) {
     reference<<<OUTPUTS / 128, 128>>>(src, ref_d);
     PROBE_CHECK(cudaMemcpy(c.ref.data(), ref_d, OUTPUTS * sizeof(float), cudaMemcpyDeviceToHost));
 
-    size_t n4 = n / 4, blocks = n4 / 2048;
+    const size_t n4 = n / 4;
     auto full = [&] {
         float us = probe_median_us(reps, [&](int) {
-            full_one_shot<<<(unsigned)blocks, 512>>>((const float4 *)src, n4, staging);
+            probe_full_read((const float4 *)src, n4, staging);
         });
         printf("full one-shot 512x4: %.2f us, %.1f GB/s\n", us, n * 4.0 / us * 1e-3);
     };

@@ -135,14 +135,6 @@ __global__ void outer_reference(const float *src, Shape s, float *out) {
     out[c] = (float)acc;
 }
 
-// The one-shot full sum of the same bytes: 512 threads, 4 float4 each, a
-// partial a block (no fold): the read rate an outer sum would match.
-__global__ void __launch_bounds__(512) full_one_shot(const float4 *src, size_t n4, float *out) {
-    size_t begin = (size_t)blockIdx.x * 512 * 4;
-    float acc = probe_read_run<4, NC>(src, begin + threadIdx.x, min(n4, begin + 2048), 512);
-    probe_block_store<512>(acc, out);
-}
-
 struct Ctx {
     const float *src;
     Shape s;
@@ -212,9 +204,9 @@ int main(int argc, char **argv) {
     PROBE_CHECK(cudaDeviceSynchronize());
 
     float *partials = (float *)staging;
-    size_t n4 = n / 4, blocks = n4 / 2048;
+    const size_t n4 = n / 4;
     float full = probe_median_us(reps, [&](int) {
-        full_one_shot<<<(unsigned)blocks, 512>>>((const float4 *)src, n4, partials);
+        probe_full_read((const float4 *)src, n4, partials);
     });
     printf("full one-shot 512x4: %.2f us, %.1f GB/s\n", full, n * 4.0 / full * 1e-3);
 
@@ -249,7 +241,7 @@ int main(int argc, char **argv) {
             run<32, 4, 4, false, TRITON_EF, true>(c, all);
         }
         float again = probe_median_us(reps, [&](int) {
-            full_one_shot<<<(unsigned)blocks, 512>>>((const float4 *)src, n4, partials);
+            probe_full_read((const float4 *)src, n4, partials);
         });
         printf("full one-shot 512x4 again: %.2f us\n", again);
     }

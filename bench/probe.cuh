@@ -1,7 +1,8 @@
 // What the probes (read_probe.cu, rows_probe.cu, fold_probe.cu,
-// outer_probe.cu) share: error checks, the --reps argument, a device fill,
-// load flavours, a read loop, a block's partial sum, and the median of
-// event-timed launches.
+// outer_probe.cu, ndim_probe.cu, rowblock_probe.cu) share: error checks,
+// the --reps argument, a device fill, load flavours, a read loop, a block's
+// partial sum, a one-shot full read, and the median of event-timed
+// launches.
 // A probe defines kProbeName before including this.
 #ifndef RT_BENCH_PROBE_CUH
 #define RT_BENCH_PROBE_CUH
@@ -147,6 +148,22 @@ template <int THREADS> __device__ __forceinline__ void probe_block_store(float a
             total += warp_sums[w];
         out[blockIdx.x] = total;
     }
+}
+
+// The one-shot full sum of n4 float4s: 512 threads of 4 float4 each, a
+// partial a block into out (no fold): the read rate a reduction of the
+// same bytes would match (outer_probe, ndim_probe, rowblock_probe).
+__global__ void __launch_bounds__(512) probe_full_one_shot(const float4 *src, size_t n4,
+                                                          float *out) {
+    size_t begin = (size_t)blockIdx.x * 512 * 4;
+    float acc = probe_read_run<4, NC>(src, begin + threadIdx.x, min(n4, begin + 2048), 512);
+    probe_block_store<512>(acc, out);
+}
+
+// probe_full_one_shot over n4 float4s; out holds a partial a block
+// (ceil(n4 / 2048) floats).
+inline void probe_full_read(const float4 *src, size_t n4, float *out) {
+    probe_full_one_shot<<<(unsigned)((n4 + 2047) / 2048), 512>>>(src, n4, out);
 }
 
 // The median time in us of launch(k) over reps calls after 3 warm-ups;

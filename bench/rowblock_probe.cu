@@ -8,7 +8,7 @@
 //   rowblock_probe [--reps N]
 //
 // Mappings:
-//   row      a block a row (the library's block kernel): loads, fold,
+//   row      a block a row (256 x 4: the library's block kernel): loads, fold,
 //            shuffles, one exchange through shared memory, a store; also
 //            512 x 2, 1024 x 1 and 128 x 8 threads x vectors, and load hints;
 //   walk     K blocks a SM, each on rows b, b + grid, ...: the same work a
@@ -21,25 +21,29 @@ const char *const kProbeName = "rowblock_probe";
 
 namespace {
 
-constexpr int L = 4096, T = 256, C = 4; // C * T * 4 == L
+constexpr int L = 4096, T = 256, C = 4; // the library's shape: C * T * 4 == L
 
-__device__ __forceinline__ float fold4(const float4 (&v)[C]) {
+template <int CC> __device__ __forceinline__ float fold4(const float4 (&v)[CC]) {
     float acc = 0.0f;
 #pragma unroll
-    for (int c = 0; c < C; ++c)
+    for (int c = 0; c < CC; ++c)
         acc += (v[c].x + v[c].y) + (v[c].z + v[c].w);
     return acc;
 }
 
-__device__ __forceinline__ void load_row(const float *src, long row, long pitch, float4 (&v)[C]) {
+// Thread t of TT loads vectors t, t + TT, ... (CC of them) of the row.
+template <int TT, int CC, int HINT = NC>
+__device__ __forceinline__ void load_row(const float *src, long row, long pitch,
+                                         float4 (&v)[CC]) {
     const float4 *p = reinterpret_cast<const float4 *>(src + row * pitch) + threadIdx.x;
 #pragma unroll
-    for (int c = 0; c < C; ++c)
-        v[c] = __ldg(p + c * T);
+    for (int c = 0; c < CC; ++c)
+        v[c] = probe_load4<HINT>(p + c * TT);
 }
 
-// The block's sum of acc into out[row]; buf (T / 32 floats) is free again
-// when this returns.
+// The block's (TT threads) sum of acc into out[row]; buf (TT / 32 floats)
+// is free again when this returns.
+template <int TT>
 __device__ __forceinline__ void block_sum(float acc, float *buf, float *out, long row) {
     for (int off = 16; off > 0; off /= 2)
         acc += __shfl_down_sync(0xffffffffu, acc, off);
@@ -47,8 +51,8 @@ __device__ __forceinline__ void block_sum(float acc, float *buf, float *out, lon
         buf[threadIdx.x / 32] = acc;
     __syncthreads();
     if (threadIdx.x < 32) {
-        float s = threadIdx.x < T / 32 ? buf[threadIdx.x] : 0.0f;
-        for (int off = 4; off > 0; off /= 2)
+        float s = threadIdx.x < TT / 32 ? buf[threadIdx.x] : 0.0f;
+        for (int off = 16; off > 0; off /= 2)
             s += __shfl_down_sync(0xffffffffu, s, off);
         if (threadIdx.x == 0)
             out[row] = s;
@@ -61,34 +65,9 @@ template <int TT, int CC, int HINT>
 __global__ void __launch_bounds__(TT) row_kernel_of(const float *src, long pitch, float *out) {
     static_assert(TT * CC * 4 == L, "a row a batch");
     __shared__ float buf[TT / 32];
-    const float4 *p = reinterpret_cast<const float4 *>(src + blockIdx.x * pitch) + threadIdx.x;
     float4 v[CC];
-#pragma unroll
-    for (int c = 0; c < CC; ++c)
-        v[c] = probe_load4<HINT>(p + c * TT);
-    float acc = 0.0f;
-#pragma unroll
-    for (int c = 0; c < CC; ++c)
-        acc += (v[c].x + v[c].y) + (v[c].z + v[c].w);
-    for (int off = 16; off > 0; off /= 2)
-        acc += __shfl_down_sync(0xffffffffu, acc, off);
-    if (threadIdx.x % 32 == 0)
-        buf[threadIdx.x / 32] = acc;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        float s = threadIdx.x < TT / 32 ? buf[threadIdx.x] : 0.0f;
-        for (int off = 16; off > 0; off /= 2)
-            s += __shfl_down_sync(0xffffffffu, s, off);
-        if (threadIdx.x == 0)
-            out[blockIdx.x] = s;
-    }
-}
-
-__global__ void __launch_bounds__(T) row_kernel(const float *src, long pitch, float *out) {
-    __shared__ float buf[T / 32];
-    float4 v[C];
-    load_row(src, blockIdx.x, pitch, v);
-    block_sum(fold4(v), buf, out, blockIdx.x);
+    load_row<TT, CC, HINT>(src, blockIdx.x, pitch, v);
+    block_sum<TT>(fold4(v), buf, out, blockIdx.x);
 }
 
 template <bool PREFETCH>
@@ -98,14 +77,14 @@ __global__ void __launch_bounds__(T) walk_kernel(const float *src, long pitch, l
     if (row >= n)
         return;
     float4 v[C];
-    load_row(src, row, pitch, v);
+    load_row<T, C>(src, row, pitch, v);
     for (int parity = 0;; parity ^= 1) {
         const long next = row + gridDim.x;
         float acc;
         if (PREFETCH) {
             float4 w[C];
             if (next < n)
-                load_row(src, next, pitch, w);
+                load_row<T, C>(src, next, pitch, w);
             acc = fold4(v);
 #pragma unroll
             for (int c = 0; c < C; ++c)
@@ -113,19 +92,13 @@ __global__ void __launch_bounds__(T) walk_kernel(const float *src, long pitch, l
         } else {
             acc = fold4(v);
         }
-        block_sum(acc, buf[parity], out, row);
+        block_sum<T>(acc, buf[parity], out, row);
         if (next >= n)
             return;
         if (!PREFETCH)
-            load_row(src, next, pitch, v);
+            load_row<T, C>(src, next, pitch, v);
         row = next;
     }
-}
-
-__global__ void __launch_bounds__(512) full_one_shot(const float4 *src, size_t n4, float *out) {
-    size_t begin = (size_t)blockIdx.x * 512 * 4;
-    float acc = probe_read_run<4, NC>(src, begin + threadIdx.x, min(n4, begin + 2048), 512);
-    probe_block_store<512>(acc, out);
 }
 
 } // namespace
@@ -143,8 +116,7 @@ int main(int argc, char **argv) {
 
     const size_t n4 = half / 4;
     float full = probe_median_us(reps, [&](int k) {
-        full_one_shot<<<(unsigned)(n4 / 2048), 512>>>((const float4 *)(src + (k % 2) * half), n4,
-                                                      out);
+        probe_full_read((const float4 *)(src + (k % 2) * half), n4, out);
     });
     printf("full one-shot read of 256 MiB: %.2f us\n", full);
 
@@ -167,19 +139,18 @@ int main(int argc, char **argv) {
         for (int pass = 0; pass < 2; ++pass) {
             // k: the copy, rotated; the last call (k = reps + 2) reads copy 0 or 1.
             auto at = [&](int k) { return src + (k % 2) * half; };
-            float us = probe_median_us(reps, [&](int k) {
-                row_kernel<<<(unsigned)n, T>>>(at(k), pitch, out);
-            });
-            row_kernel<<<(unsigned)n, T>>>(src, pitch, out);
-            check("row (library)", us);
-            auto shape = [&](auto kernel, int threads, const char *what) {
-                float t = probe_median_us(reps, [&](int k) {
-                    kernel<<<(unsigned)n, threads>>>(at(k), pitch, out);
-                });
-                kernel<<<(unsigned)n, threads>>>(src, pitch, out);
-                check(what, t);
+            // The median over rotated copies, then one call on copy 0 to check.
+            auto measure = [&](const char *what, auto launch) {
+                const float us = probe_median_us(reps, [&](int k) { launch(at(k)); });
+                launch(src);
+                check(what, us);
             };
-            shape(row_kernel_of<256, 4, NC>, 256, "row 256 x 4 nc");
+            auto shape = [&](auto kernel, int threads, const char *what) {
+                measure(what, [&](const float *in) {
+                    kernel<<<(unsigned)n, threads>>>(in, pitch, out);
+                });
+            };
+            shape(row_kernel_of<T, C, NC>, T, "row 256 x 4 nc (library)");
             shape(row_kernel_of<512, 2, NC>, 512, "row 512 x 2 nc");
             shape(row_kernel_of<1024, 1, NC>, 1024, "row 1024 x 1 nc");
             shape(row_kernel_of<128, 8, NC>, 128, "row 128 x 8 nc");
@@ -189,20 +160,17 @@ int main(int argc, char **argv) {
             if (pass == 1)
                 continue; // the walks once
             for (int k_per_sm : {4, 8, 16}) {
-                const unsigned grid = (unsigned)std::min<long>(n, (long)prop.multiProcessorCount * k_per_sm);
+                const unsigned grid =
+                    (unsigned)std::min<long>(n, (long)prop.multiProcessorCount * k_per_sm);
                 char what[64];
-                us = probe_median_us(reps, [&](int k) {
-                    walk_kernel<true><<<grid, T>>>(at(k), pitch, n, out);
-                });
-                walk_kernel<true><<<grid, T>>>(src, pitch, n, out);
                 snprintf(what, sizeof what, "walk prefetch %d/SM", k_per_sm);
-                check(what, us);
-                us = probe_median_us(reps, [&](int k) {
-                    walk_kernel<false><<<grid, T>>>(at(k), pitch, n, out);
+                measure(what, [&](const float *in) {
+                    walk_kernel<true><<<grid, T>>>(in, pitch, n, out);
                 });
-                walk_kernel<false><<<grid, T>>>(src, pitch, n, out);
                 snprintf(what, sizeof what, "walk %d/SM", k_per_sm);
-                check(what, us);
+                measure(what, [&](const float *in) {
+                    walk_kernel<false><<<grid, T>>>(in, pitch, n, out);
+                });
             }
         }
     }

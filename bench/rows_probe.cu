@@ -1,7 +1,8 @@
 // rows_probe: how a sum of short packed f32 rows ([N, L] over dim 1, L = 3
-// and 4; 127 and 129 for the warp mapping) reads fastest on this GPU. Times several thread-to-row mappings and
-// load instructions in one process, against a float4 streaming read of the
-// same bytes, so the ROWS kernel can take the best one (bench/NOTES-rows.md).
+// and 4; 127 and 129 for the warp mapping) reads fastest on this GPU. Times
+// several thread-to-row mappings and load instructions in one process,
+// against a float4 streaming read of the same bytes, so the ROWS kernel can
+// take the best one (bench/NOTES-rows.md).
 //
 //   rows_probe [--reps N] [--only SUBSTRING]
 //
@@ -168,6 +169,34 @@ __global__ void __launch_bounds__(128) scalar4_kernel(const float *in, float *ou
 enum WarpFlags { WARP_RUNTIME_L = 1, WARP_LANE0_STORES = 2, WARP_FULL_COLUMNS = 4 };
 __constant__ int c_row_length;
 
+// The warp's RW row sums (acc: each lane's partials) out: a butterfly a
+// row, then lane r stores row r, or lane 0 every row (LANE0).
+template <int RW, bool LANE0>
+__device__ __forceinline__ void warp_store(float (&acc)[RW], int lane, int first, int n,
+                                           float *out) {
+#pragma unroll
+    for (int off = 16; off > 0; off /= 2)
+#pragma unroll
+        for (int r = 0; r < RW; r++)
+            acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
+    if (LANE0) {
+        if (lane == 0)
+#pragma unroll
+            for (int r = 0; r < RW; r++)
+                if (first + r < n)
+                    out[first + r] = acc[r];
+        return;
+    }
+    if (lane < RW && first + lane < n) {
+        float mine = acc[0];
+#pragma unroll
+        for (int r = 1; r < RW; r++)
+            if (lane == r)
+                mine = acc[r];
+        out[first + lane] = mine;
+    }
+}
+
 template <int L, int RW, int T, int LD, int FLAGS = 0>
 __global__ void __launch_bounds__(T) warp_kernel(const float *in, float *out, int n) {
     constexpr int C = (L + 31) / 32;
@@ -182,8 +211,8 @@ __global__ void __launch_bounds__(T) warp_kernel(const float *in, float *out, in
 #pragma unroll
             for (int c = 0; c < C - 1; c++)
                 v[r][c] = load1<LD>(row + (size_t)r * len + 32 * c);
-            v[r][C - 1] = lane + 32 * (C - 1) < len ? load1<LD>(row + (size_t)r * len + 32 * (C - 1))
-                                                    : 0.0f;
+            const float *last = row + (size_t)r * len + 32 * (C - 1);
+            v[r][C - 1] = lane + 32 * (C - 1) < len ? load1<LD>(last) : 0.0f;
         }
         float acc[RW];
 #pragma unroll
@@ -193,18 +222,7 @@ __global__ void __launch_bounds__(T) warp_kernel(const float *in, float *out, in
             for (int c = 1; c < C; c++)
                 acc[r] += v[r][c];
         }
-#pragma unroll
-        for (int off = 16; off > 0; off /= 2)
-#pragma unroll
-            for (int r = 0; r < RW; r++)
-                acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
-        float mine = acc[0];
-#pragma unroll
-        for (int r = 1; r < RW; r++)
-            if (lane == r)
-                mine = acc[r];
-        if (lane < RW)
-            out[first + lane] = mine;
+        warp_store<RW, false>(acc, lane, first, n, out);
         return;
     }
 #pragma unroll
@@ -222,27 +240,7 @@ __global__ void __launch_bounds__(T) warp_kernel(const float *in, float *out, in
             if (first + r < n && lane + 32 * c < len)
                 acc[r] += v[r][c];
     }
-#pragma unroll
-    for (int off = 16; off > 0; off /= 2)
-#pragma unroll
-        for (int r = 0; r < RW; r++)
-            acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
-    if (FLAGS & WARP_LANE0_STORES) {
-        if (lane == 0)
-#pragma unroll
-            for (int r = 0; r < RW; r++)
-                if (first + r < n)
-                    out[first + r] = acc[r];
-        return;
-    }
-    if (lane < RW && first + lane < n) {
-        float mine = acc[0];
-#pragma unroll
-        for (int r = 1; r < RW; r++)
-            if (lane == r)
-                mine = acc[r];
-        out[first + lane] = mine;
-    }
+    warp_store<RW, (FLAGS & WARP_LANE0_STORES) != 0>(acc, lane, first, n, out);
 }
 
 __global__ void stream_kernel(const float4 *in, float *out, size_t n4) {
