@@ -5,7 +5,8 @@
  *   rt_explain --shape 16,128,64,128 [--strides 1048576,8192,128,1]
  *              [--dims 1,3] [--keepdim] --dtype f32 --op sum
  *              [--policy compat|tuned] [--sms 132] [--threads-per-sm 2048]
- *              [--kernel-regs 32,48,56] [--mem-gbps 3352] [--p 2]
+ *              [--kernel-regs 32,48,56] [--kernel-threads 512,512,512]
+ *              [--mem-gbps 3352] [--p 2]
  *
  * Strides are in elements (default: contiguous); no --dims reduces every
  * dim; an empty --shape "" is a 0-d tensor. The device defaults to an H200.
@@ -13,7 +14,11 @@
  * output_vec_size 1, 2, 4 (what the CUDA backend reads from the device;
  * 32,48,56 for f32 sums on sm_90): TUNED sizes block splits by them, and
  * without them assumes a full SM of threads, so a split may come out
- * larger than on the GPU. --mem-gbps is the device's peak DRAM bandwidth
+ * larger than on the GPU. --kernel-threads gives the most threads a block
+ * of that kernel takes at output_vec_size 1, 2, 4 (its launch bounds, as
+ * the backend reads them: 512,512,512 for f32 sums on sm_90; 512,256,128
+ * where not given, PyTorch's), which TUNED's tall outer blocks (rule 10)
+ * need. --mem-gbps is the device's peak DRAM bandwidth
  * (the H200's 4915 by default; an H100 SXM's is 3352; 0: unknown), which
  * gates the ROWS warp kernel. The output dtype is the op's default (rt_reduce_default_dtype), the
  * output contiguous. Prints one JSON object on stdout: the arguments, the
@@ -49,7 +54,8 @@ typedef struct request {
     rt_op op;
     rt_policy policy;
     rt__device_props dev;
-    int kernel_regs[3]; /* 0: unknown */
+    int kernel_regs[3];    /* 0: unknown */
+    int kernel_threads[3]; /* 0: unknown */
     double p;           /* --op norm's p */
 } request;
 
@@ -94,6 +100,20 @@ static bool parse_list(const char *s, int64_t *out, int *count) {
     }
 }
 
+/* Three comma-separated integers in [1, max] (one per output_vec_size 1,
+   2, 4) into out; false, and out untouched, otherwise. */
+static bool parse_triple(const char *s, int64_t max, int out[3]) {
+    int64_t list[RT_MAX_DIMS + 1];
+    int n;
+    bool ok = parse_list(s, list, &n) && n == 3;
+    for (int k = 0; ok && k < 3; k++)
+        ok = list[k] >= 1 && list[k] <= max;
+    if (ok)
+        for (int k = 0; k < 3; k++)
+            out[k] = (int)list[k];
+    return ok;
+}
+
 static int parse_args(int argc, char **argv, request *r) {
     int64_t list[RT_MAX_DIMS], v;
     int n;
@@ -108,7 +128,8 @@ static int parse_args(int argc, char **argv, request *r) {
                          strcmp(flag, "--dims") == 0 || strcmp(flag, "--dtype") == 0 ||
                          strcmp(flag, "--op") == 0 || strcmp(flag, "--policy") == 0 ||
                          strcmp(flag, "--sms") == 0 || strcmp(flag, "--threads-per-sm") == 0 ||
-                         strcmp(flag, "--kernel-regs") == 0 || strcmp(flag, "--mem-gbps") == 0 ||
+                         strcmp(flag, "--kernel-regs") == 0 ||
+                         strcmp(flag, "--kernel-threads") == 0 || strcmp(flag, "--mem-gbps") == 0 ||
                          strcmp(flag, "--p") == 0;
             return known ? fail("%s needs a value", flag) : fail("unknown argument '%s'", flag);
         }
@@ -160,13 +181,11 @@ static int parse_args(int argc, char **argv, request *r) {
                 return fail("bad --mem-gbps '%s': want an integer in [0, 1048576]", val);
             r->dev.mem_gbps = (int)v;
         } else if (strcmp(flag, "--kernel-regs") == 0) {
-            bool ok = parse_list(val, list, &n) && n == 3;
-            for (int k = 0; ok && k < 3; k++)
-                ok = list[k] >= 1 && list[k] <= 255;
-            if (!ok)
+            if (!parse_triple(val, 255, r->kernel_regs))
                 return fail("bad --kernel-regs '%s': want 3 integers in [1, 255]", val);
-            for (int k = 0; k < 3; k++)
-                r->kernel_regs[k] = (int)list[k];
+        } else if (strcmp(flag, "--kernel-threads") == 0) {
+            if (!parse_triple(val, 1024, r->kernel_threads))
+                return fail("bad --kernel-threads '%s': want 3 integers in [1, 1024]", val);
         } else if (strcmp(flag, "--p") == 0) {
             char *end;
             errno = 0;
@@ -420,6 +439,7 @@ int main(int argc, char **argv) {
                        rt__op_tracks_index(r.op, false), &it);
     rt__op_traits traits = rt__op_traits_for(r.op, r.in.dtype, r.out_dtype, false, r.p);
     memcpy(traits.kernel_regs, r.kernel_regs, sizeof traits.kernel_regs);
+    memcpy(traits.kernel_threads, r.kernel_threads, sizeof traits.kernel_threads);
 
     plan p = {&r, &traits, NULL, 0, RT_OK};
     bool work = it.num_outputs > 0 && it.inputs_per_output > 0;

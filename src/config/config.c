@@ -25,6 +25,11 @@ int64_t rt__config_input_units(const rt__iter *it, const rt__launch_config *c) {
                               : it->inputs_per_output;
 }
 
+int rt__config_kernel_threads(const rt__op_traits *op, int ovs) {
+    const int slot = ovs == 4 ? 2 : ovs == 2 ? 1 : 0;
+    return op->kernel_threads[slot] > 0 ? op->kernel_threads[slot] : 512 / ovs;
+}
+
 void rt__config_finish(const rt__iter *it, const rt__op_traits *op, rt__launch_config *c,
                        int warp_size) {
     c->num_threads = c->block[0] * c->block[1];

@@ -73,6 +73,11 @@ typedef struct rt__op_traits {
        1, 2 and 4 on the device at hand (the CUDA backend fills them in);
        0: unknown, and TUNED then assumes a full SM of threads. */
     int kernel_regs[3];
+    /* The most threads a block of the general kernel built for
+       output_vec_size 1, 2 and 4 (its launch bounds, reduce_body.cuh
+       GeneralBounds; the CUDA backend fills them in); 0: unknown, read as
+       PyTorch's 512 / output_vec_size (rt__config_kernel_threads). */
+    int kernel_threads[3];
 } rt__op_traits;
 
 /* PyTorch's traits for (op, input dtype, output dtype), and TUNED's
@@ -116,6 +121,11 @@ typedef enum rt__kernel_kind {
 /* The ROWS block kernel's wide blocks for sums (tuned_rows.c): 4 vectors a
    thread again. */
 #define RT__RULE_OFF_ROW_BLOCK_WIDE (1u << 18)
+/* TUNED rule 10 (tuned.c): tall outer blocks of 16 lanes x 32 warp rows. */
+#define RT__RULE_OFF_OUTER_TALL (1u << 19)
+/* TUNED rule 11 (tuned.c): a wave of outer tiles of 32 lanes x 16 warp
+   rows, no split. */
+#define RT__RULE_OFF_OUTER_WAVE (1u << 20)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its
@@ -250,6 +260,11 @@ bool rt__config_global_reduce(const rt__launch_config *c);
    input_vec_size elements on the vector path (rounded up: a head off the
    vector boundary can add one), else elements. */
 int64_t rt__config_input_units(const rt__iter *it, const rt__launch_config *c);
+
+/* The most threads a block of op's general kernel takes at output_vec_size
+   ovs (1, 2 or 4): op->kernel_threads where known, else PyTorch's bound,
+   512 / ovs. */
+int rt__config_kernel_threads(const rt__op_traits *op, int ovs);
 
 /*
  * Computes the launch configuration of one piece. policy must be COMPAT or

@@ -101,6 +101,7 @@ rt__op_traits rt__op_traits_for(rt_op op, rt_dtype in, rt_dtype out, bool has_in
                        : t.row_block_loads > 2 && t.input_size <= 2 ? 2
                                                                      : t.row_block_loads;
     t.kernel_regs[0] = t.kernel_regs[1] = t.kernel_regs[2] = 0;
+    t.kernel_threads[0] = t.kernel_threads[1] = t.kernel_threads[2] = 0;
     return t;
 }
 

@@ -129,7 +129,8 @@ static rt_status check_stream(const rt__iter *it, const rt__launch_config *c) {
     return RT_OK;
 }
 
-rt_status rt__cuda_check_config(const rt__iter *it, const rt__launch_config *c) {
+rt_status rt__cuda_check_config(const rt__iter *it, const rt__op_traits *op,
+                                const rt__launch_config *c) {
     if (c->kernel == RT__KERNEL_ROWS)
         return check_rows(it, c);
     if (c->kernel == RT__KERNEL_TINY)
@@ -141,8 +142,8 @@ rt_status rt__cuda_check_config(const rt__iter *it, const rt__launch_config *c) 
     const int bx = c->block[0], by = c->block[1], ovs = c->output_vec_size;
     RT_RETURN_IF(ovs != 1 && ovs != 2 && ovs != 4, RT_ERR_INTERNAL);
     RT_RETURN_IF(bx < 1 || by < 1 || c->block[2] != 1, RT_ERR_INTERNAL);
-    /* The kernel is compiled for at most 512 / ovs threads (launch bounds). */
-    RT_RETURN_IF((int64_t)bx * by > 512 / ovs, RT_ERR_INTERNAL);
+    /* The kernel's launch bounds (512 / ovs threads where unknown). */
+    RT_RETURN_IF((int64_t)bx * by > rt__config_kernel_threads(op, ovs), RT_ERR_INTERNAL);
     RT_RETURN_IF(c->grid[0] < 1 || c->grid[1] < 1 || c->grid[1] > 65535 || c->grid[2] != 1,
                  RT_ERR_INTERNAL);
     /* block_x_reduce shuffles a row's first 32 lanes within one warp. */

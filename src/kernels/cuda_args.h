@@ -13,11 +13,13 @@ extern "C" {
 #endif
 
 /* RT_OK when the kernel body can run config c on piece it: output vector
-   width 1/2/4 within the compiled thread bound, block.x a power of two up
+   width 1/2/4 within op's kernel's thread bound (rt__config_kernel_threads:
+   its launch bounds), block.x a power of two up
    to 32 or a multiple of 32, grid covering the outputs, global reduce only
    with a block_y split, and the layout conditions of vectorized input and
    vectorized output. RT_ERR_INTERNAL otherwise (a config bug). */
-rt_status rt__cuda_check_config(const rt__iter *it, const rt__launch_config *c);
+rt_status rt__cuda_check_config(const rt__iter *it, const rt__op_traits *op,
+                                const rt__launch_config *c);
 
 /* Dynamic shared memory the body needs for c with acc_size-byte states:
    the larger of the config's figure and the body's own use. */

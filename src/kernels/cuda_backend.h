@@ -54,10 +54,12 @@ struct rt__cuda_state {
        where the runtime cannot provide it (pointer checks then ask the
        runtime). */
     rt__pointer_attrs_fn pointer_attrs;
-    /* The general kernels' registers per thread on this device, per
-       (family, input dtype) and output_vec_size 1/2/4, asked for at their
-       first use (0: not yet; -1: the query failed, treated as unknown). */
+    /* The general kernels' registers per thread and most threads a block
+       on this device, per (family, input dtype) and output_vec_size 1/2/4,
+       asked for at their first use (0: not yet; -1: the query failed,
+       treated as unknown). */
     int16_t kernel_regs[RT__FAM_COUNT][RT_DTYPE_COUNT][3];
+    int16_t kernel_threads[RT__FAM_COUNT][RT_DTYPE_COUNT][3];
 };
 
 /* THE conversion of a CUDA error into a status: cudaSuccess -> RT_OK,

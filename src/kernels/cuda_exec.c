@@ -135,7 +135,7 @@ static rt_status piece_config(const plan *p, const rt__iter *piece, piece_needs 
     const rt__device_props *props = &p->ctx->cuda->props;
     RT_FORWARD_IF_ERROR(rt__config_compute_without(piece, &p->traits, props, p->policy,
                                                    p->ctx->kinds_off, &n->cfg));
-    RT_FORWARD_IF_ERROR(rt__cuda_check_config(piece, &n->cfg));
+    RT_FORWARD_IF_ERROR(rt__cuda_check_config(piece, &p->traits, &n->cfg));
     n->shared = rt__cuda_shared_bytes(&n->cfg, p->entry->acc_size);
     n->staging = rt__cuda_staging_bytes(&n->cfg, p->entry->acc_size);
     n->sems = rt__cuda_semaphores(&n->cfg);
@@ -236,15 +236,20 @@ static rt_status op_kernels(rt_context *ctx, const rt__problem *pb,
     *rows = rt__rows_lookup(fam, pb->in.dtype);
     *tiny = rt__tiny_lookup(fam, pb->in.dtype);
     *traits = rt__op_traits_for(pb->op, pb->in.dtype, pb->out.dtype, pb->has_indices, pb->p);
-    int16_t *cached = ctx->cuda->kernel_regs[fam][pb->in.dtype];
-    if (cached[0] == 0) {
-        int regs[3] = {0, 0, 0};
-        const bool ok = rt__cuda_status(entry->regs(regs)) == RT_OK;
-        for (int k = 0; k < 3; k++)
-            cached[k] = ok && regs[k] > 0 && regs[k] < INT16_MAX ? (int16_t)regs[k] : -1;
+    int16_t *regs = ctx->cuda->kernel_regs[fam][pb->in.dtype];
+    int16_t *threads = ctx->cuda->kernel_threads[fam][pb->in.dtype];
+    if (regs[0] == 0) {
+        int r[3] = {0, 0, 0}, t[3] = {0, 0, 0};
+        const bool ok = rt__cuda_status(entry->limits(r, t)) == RT_OK;
+        for (int k = 0; k < 3; k++) {
+            regs[k] = ok && r[k] > 0 && r[k] < INT16_MAX ? (int16_t)r[k] : -1;
+            threads[k] = ok && t[k] > 0 && t[k] < INT16_MAX ? (int16_t)t[k] : -1;
+        }
     }
-    for (int k = 0; k < 3; k++)
-        traits->kernel_regs[k] = cached[k] > 0 ? cached[k] : 0;
+    for (int k = 0; k < 3; k++) {
+        traits->kernel_regs[k] = regs[k] > 0 ? regs[k] : 0;
+        traits->kernel_threads[k] = threads[k] > 0 ? threads[k] : 0;
+    }
     return RT_OK;
 }
 

@@ -181,14 +181,15 @@ typedef struct rt__kernel_args {
 typedef cudaError_t (*rt__launch_fn)(const rt__kernel_args *args, const rt__launch_config *cfg,
                                      size_t shared_bytes, cudaStream_t stream, int device);
 
-/* Registers per thread of the general kernel for output_vec_size 1, 2 and
-   4 on the current device (cudaFuncGetAttributes), into regs[0..2]. */
-typedef cudaError_t (*rt__regs_fn)(int regs[3]);
+/* Registers per thread and the most threads a block (its launch bounds)
+   of the general kernel for output_vec_size 1, 2 and 4 on the current
+   device (cudaFuncGetAttributes), into regs[0..2] and threads[0..2]. */
+typedef cudaError_t (*rt__limits_fn)(int regs[3], int threads[3]);
 
 /* What one (family, dtype) instantiation exports. */
 typedef struct rt__kernel_entry {
     rt__launch_fn launch;
-    rt__regs_fn regs;
+    rt__limits_fn limits;
     int acc_size;  /* sizeof the state inside a piece (staging, shared) */
     int out_size;  /* sizeof the translated state (the ACC operand) */
     int vt0;       /* the kernel's compiled unroll and vector widths */

@@ -514,15 +514,33 @@ template <typename Op, int OVS> struct Reducer {
     }
 };
 
-/* PyTorch's launch bounds are 512 / OVS threads and 4 blocks per SM, which
-   caps a thread at 32 registers when OVS is 1. Ops on 8-byte numbers (int64
-   accumulators, f64, integer (value, index) pairs) spilled 64 to 500 bytes
-   under that cap (-Xptxas -v, sm_90, CUDA 13.0); their Op::min_blocks asks
-   for 2 blocks per SM, 64 registers, no spill. The rest keep PyTorch's 4:
-   with 2, f32 var of [32768,4096] over dim 1 took 207 us against 166 us
-   with 4, and argmax 157 us against 144 us (H200, compare_torch.py). */
+/* Launch bounds. PyTorch's are 512 / OVS threads and 4 blocks per SM,
+   which caps a thread at 32 registers when OVS is 1. Ops on 8-byte numbers
+   (int64 accumulators, f64, integer (value, index) pairs) spilled 64 to
+   500 bytes under that cap (-Xptxas -v, sm_90, CUDA 13.0); their
+   Op::min_blocks asks for 2 blocks per SM, 64 registers, no spill. The
+   rest keep PyTorch's 4: with 2, f32 var of [32768,4096] over dim 1 took
+   207 us against 166 us with 4, and argmax 157 us against 144 us (H200,
+   compare_torch.py).
+   For inputs of 4 bytes or more where OVS divides Op::min_blocks, the
+   kernel is built for 512 threads with min_blocks / OVS blocks instead:
+   the same register cap (65536 / (512 / OVS x min_blocks)), but blocks of
+   512 threads at OVS 2 and 4 (TUNED rules 10 and 11). Elsewhere PyTorch's
+   bound stays: 8-byte states at OVS 4 (up to 193 registers), 3-block ops
+   at OVS 2 and 4, and 16-bit inputs, whose OVS 4 kernels' registers
+   moved by 1-6 under the wider bound (sm_90, CUDA 13.0) and which no rule
+   gives blocks that wide. The backend reads the bound back
+   (kernel_limits) and the config plans within it. */
+template <typename Op, int OVS> struct GeneralBounds {
+    static constexpr bool tall = Op::min_blocks % OVS == 0 && sizeof(typename Op::scalar_t) >= 4;
+    static constexpr int threads = tall ? 512 : 512 / OVS;
+    static constexpr int blocks = tall ? Op::min_blocks / OVS : Op::min_blocks;
+    static_assert(threads * blocks == 512 / OVS * Op::min_blocks,
+                  "the register cap must stay PyTorch's bound's");
+};
+
 template <typename Op, int OVS>
-__global__ void __launch_bounds__(512 / OVS, Op::min_blocks)
+__global__ void __launch_bounds__(GeneralBounds<Op, OVS>::threads, GeneralBounds<Op, OVS>::blocks)
     reduce_kernel(const __grid_constant__ rt__kernel_args a) {
     Reducer<Op, OVS>(a).run();
 }
@@ -545,7 +563,7 @@ cudaError_t launch_reduce(const rt__kernel_args *a, const rt__launch_config *c, 
     }
 }
 
-template <typename Op> cudaError_t kernel_regs(int regs[3]) {
+template <typename Op> cudaError_t kernel_limits(int regs[3], int threads[3]) {
     const void *kernels[3] = {reinterpret_cast<const void *>(reduce_kernel<Op, 1>),
                               reinterpret_cast<const void *>(reduce_kernel<Op, 2>),
                               reinterpret_cast<const void *>(reduce_kernel<Op, 4>)};
@@ -555,6 +573,7 @@ template <typename Op> cudaError_t kernel_regs(int regs[3]) {
         if (e != cudaSuccess)
             return e;
         regs[k] = attr.numRegs;
+        threads[k] = attr.maxThreadsPerBlock;
     }
     return cudaSuccess;
 }
@@ -566,7 +585,7 @@ template <typename Op> cudaError_t kernel_regs(int regs[3]) {
 #define RT__DEFINE_KERNEL_ENTRY(fam, FAM, sfx, DT)                                                 \
     extern "C" const rt__kernel_entry rt__kernel_##fam##_##sfx = {                                 \
         rt::launch_reduce<RT__OP_##FAM(RT__CTYPE_##sfx)>,                                          \
-        rt::kernel_regs<RT__OP_##FAM(RT__CTYPE_##sfx)>,                                            \
+        rt::kernel_limits<RT__OP_##FAM(RT__CTYPE_##sfx)>,                                            \
         (int)sizeof(RT__OP_##FAM(RT__CTYPE_##sfx)::acc_t),                                       \
         (int)sizeof(rt::OutState<RT__OP_##FAM(RT__CTYPE_##sfx)>), RT__OP_##FAM(RT__CTYPE_##sfx)::vt0, \
         RT__OP_##FAM(RT__CTYPE_##sfx)::input_vec};
