@@ -941,6 +941,145 @@ static void test_tuned_outer_tiles(void **state) {
     expect_no_outer_tiles(&few, RT_OP_SUM, RT_F32, 1);
 }
 
+/* TUNED rule 10: where the last block's fold caps the split of a
+   sum-like op's outer reduction (rule 8's cases) and the kernel takes 512
+   threads at 4 outputs a lane, blocks of 16 lanes x 32 warp rows in one
+   wave. The model H200 with the f32 sum kernel's sm_90 registers (32, 46,
+   55 at 1, 2, 4 outputs: 2 blocks of 512 a SM, a wave of 264) and launch
+   bounds (512 threads at any output width); rule 8 where they are
+   PyTorch's or unknown, the rule is off, or it does not apply. */
+static rt__launch_config tall_config_for(const rt__iter *it, rt_op op, rt_dtype dt, int threads4,
+                                         unsigned kinds_off) {
+    rt_dtype out = dt;
+    assert_int_equal(rt_reduce_default_dtype(op, dt, &out), RT_OK);
+    rt__op_traits t = rt__op_traits_for(op, dt, out, false, 2.0);
+    const int regs[3] = {32, 46, 55}, threads[3] = {512, 512, threads4};
+    memcpy(t.kernel_regs, regs, sizeof regs);
+    memcpy(t.kernel_threads, threads, sizeof threads);
+    const rt__device_props dev = rt__device_props_h200();
+    rt__launch_config c;
+    assert_int_equal(rt__config_compute_without(it, &t, &dev, RT_POLICY_TUNED,
+                                                RT__KIND_BIT(RT__KERNEL_STREAM) | kinds_off, &c),
+                     RT_OK);
+    assert_int_equal(c.kernel, RT__KERNEL_GENERAL);
+    assert_true(c.num_threads <= (c.output_vec_size == 4 ? threads4 : 512));
+    return c;
+}
+
+static void expect_tall(const rt__iter *it, rt_op op, rt_dtype dt, int tiles, int ctas) {
+    const rt__launch_config c = tall_config_for(it, op, dt, 512, 0);
+    assert_int_equal(c.output_vec_size, 4);
+    assert_dims3(c.block, 16, 32, 1);
+    assert_int_equal(c.num_threads, 512);
+    assert_int_equal(c.step_output, 16);
+    assert_int_equal(c.output_mult[0], 1);
+    assert_int_equal(c.input_mult[0], 0);
+    assert_int_equal(c.input_mult[1], 1);
+    assert_int_equal(c.input_mult[2], 32); /* interleaved */
+    assert_int_equal(c.step_input, 32 * ctas);
+    assert_false(c.input_chunked);
+    assert_dims3(c.grid, tiles, ctas, 1);
+    /* Off: rule 8's 2 outputs a lane. */
+    const rt__launch_config off = tall_config_for(it, op, dt, 512, RT__RULE_OFF_OUTER_TALL);
+    assert_int_equal(off.output_vec_size, 2);
+    assert_dims3(off.block, 32, 8, 1);
+}
+
+static void expect_not_tall(const rt__iter *it, rt_op op, rt_dtype dt, int threads4) {
+    const rt__launch_config c = tall_config_for(it, op, dt, threads4, 0);
+    assert_false(c.num_threads == 512 && c.block[1] == 32);
+}
+
+static void test_tuned_outer_tall(void **state) {
+    (void)state;
+    /* NHWC mean of [32,256,64,64] over (0,2,3): 64 thread columns, 4 tiles
+       of 16, 66 blocks a tile (rule 8: 4 x 264 of 32 x 8 at 2 outputs). */
+    int64_t nhwc[] = {131072, 256}, nhwc_st[] = {256, 1};
+    rt__iter it = rt_test_make_iter(2, 1, nhwc, nhwc_st, 4, 0);
+    expect_tall(&it, RT_OP_MEAN, RT_F32, 4, 66);
+    expect_tall(&it, RT_OP_SUM, RT_F32, 4, 66);
+    expect_tall(&it, RT_OP_MAX, RT_F32, 4, 66);
+    /* [671088,100] over dim 0: 25 thread columns, 2 tiles, 132 a tile. */
+    int64_t cols[] = {671088, 100}, cols_st[] = {100, 1};
+    rt__iter c100 = rt_test_make_iter(2, 1, cols, cols_st, 4, 0);
+    expect_tall(&c100, RT_OP_SUM, RT_F32, 2, 132);
+    /* 20000 rows (the GPU test's): PyTorch's 16 x 8 blocks would split
+       min(594, 20000 / 8 / 4) = 594 ways, over the cap of 8 x 8 x 8 = 512;
+       tall blocks still fill the wave. 16000 rows: 500 ways, under the
+       cap, so rule 10 (and 8) leave PyTorch's shape. */
+    int64_t some[] = {20000, 100};
+    rt__iter c20k = rt_test_make_iter(2, 1, some, cols_st, 4, 0);
+    expect_tall(&c20k, RT_OP_SUM, RT_F32, 2, 132);
+    int64_t fewer[] = {16000, 100};
+    rt__iter c16k = rt_test_make_iter(2, 1, fewer, cols_st, 4, 0);
+    const rt__launch_config f = tall_config_for(&c16k, RT_OP_SUM, RT_F32, 512, 0);
+    assert_dims3(f.block, 16, 8, 1);
+    assert_int_equal(f.output_vec_size, 4);
+    assert_int_equal(f.ctas_per_output, 500);
+
+    /* Not: a kernel of 128 threads at 4 outputs (f64's), unknown bounds
+       (PyTorch's), Welford's and indexed states, 16-bit inputs (16 lanes
+       of 8 bytes: 128-byte segments), under 16 thread columns. */
+    expect_not_tall(&it, RT_OP_SUM, RT_F32, 128);
+    rt__iter it64 = rt_test_make_iter(2, 1, nhwc, nhwc_st, 8, 0);
+    expect_not_tall(&it64, RT_OP_SUM, RT_F64, 128);
+    const rt__launch_config unknown = config_for(&it, RT_OP_MEAN, RT_F32, RT_POLICY_TUNED);
+    assert_int_equal(unknown.output_vec_size, 2);
+    expect_not_tall(&it, RT_OP_VAR, RT_F32, 512);
+    expect_not_tall(&it, RT_OP_ARGMAX, RT_F32, 512);
+    rt__iter it16 = rt_test_make_iter(2, 1, nhwc, nhwc_st, 2, 0);
+    expect_not_tall(&it16, RT_OP_SUM, RT_F16, 512);
+    int64_t narrow[] = {4000000, 32}, narrow_st[] = {32, 1};
+    rt__iter c32 = rt_test_make_iter(2, 1, narrow, narrow_st, 4, 0);
+    expect_not_tall(&c32, RT_OP_SUM, RT_F32, 512);
+}
+
+/* TUNED rule 11: an outer reduction in PyTorch's 32 x 4 tiles that rule 2
+   splits, whose outputs fill 7/8 to all of a wave of 512-thread tiles of
+   32 lanes x 16 warp rows, takes those tiles with no split. The model
+   H200, f32 sum registers (2 blocks of 512 a SM: a wave of 264 tiles). */
+static void expect_wave(const rt__iter *it, rt_op op, int tiles) {
+    const rt__launch_config c = tall_config_for(it, op, RT_F32, 512, 0);
+    assert_dims3(c.block, 32, 16, 1);
+    assert_dims3(c.grid, tiles, 1, 1);
+    assert_int_equal(c.num_threads, 512);
+    assert_int_equal(c.output_vec_size, 4);
+    assert_int_equal(c.step_input, 16);
+    assert_int_equal(c.input_mult[1], 1);
+    assert_false(rt__config_global_reduce(&c));
+    assert_int_equal(c.staging_bytes, 0);
+    const rt__launch_config off = tall_config_for(it, op, RT_F32, 512, RT__RULE_OFF_OUTER_WAVE);
+    assert_true(off.ctas_per_output >= 2);
+    assert_int_equal(off.num_threads, 128);
+}
+
+static void test_tuned_outer_wave(void **state) {
+    (void)state;
+    int64_t d0[] = {4096, 32768}, d0_st[] = {32768, 1};
+    rt__iter it = rt_test_make_iter(2, 1, d0, d0_st, 4, 0);
+    expect_wave(&it, RT_OP_SUM, 256);
+    expect_wave(&it, RT_OP_MEAN, 256);
+    expect_wave(&it, RT_OP_MAX, 256);
+    expect_wave(&it, RT_OP_VAR, 256); /* instead of rule 9's 16 x 8 */
+    /* 231 tiles (7/8 of 264) take them, 230 do not. */
+    int64_t w231[] = {4096, 231 * 128}, w231_st[] = {231 * 128, 1};
+    rt__iter it231 = rt_test_make_iter(2, 1, w231, w231_st, 4, 0);
+    expect_wave(&it231, RT_OP_SUM, 231);
+    int64_t w230[] = {4096, 230 * 128}, w230_st[] = {230 * 128, 1};
+    rt__iter it230 = rt_test_make_iter(2, 1, w230, w230_st, 4, 0);
+    assert_int_equal(tall_config_for(&it230, RT_OP_SUM, RT_F32, 512, 0).num_threads, 128);
+    /* More than a wave (65536 columns: 512 tiles), PyTorch's kernel bound
+       (or unknown), 16-bit inputs, indexed states: not taken. */
+    int64_t wide[] = {4096, 65536}, wide_st[] = {65536, 1};
+    rt__iter itw = rt_test_make_iter(2, 1, wide, wide_st, 4, 0);
+    assert_int_equal(tall_config_for(&itw, RT_OP_SUM, RT_F32, 512, 0).num_threads, 128);
+    assert_int_equal(tall_config_for(&it, RT_OP_SUM, RT_F32, 128, 0).num_threads, 128);
+    assert_int_equal(config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).num_threads, 128);
+    rt__iter it16 = rt_test_make_iter(2, 1, d0, d0_st, 2, 0);
+    assert_int_equal(tall_config_for(&it16, RT_OP_SUM, RT_F16, 128, 0).block[1], 4);
+    assert_int_equal(tall_config_for(&it, RT_OP_ARGMAX, RT_F32, 512, 0).output_vec_size, 1);
+}
+
 /* The invariants of a chunked split: whole block steps per chunk, chunks
    covering every vector, no block without one. */
 static void assert_chunks_cover(const rt__launch_config *t, int64_t units) {
@@ -1256,6 +1395,8 @@ int main(void) {
         cmocka_unit_test(test_tuned_vectorizes_nd_rows),
         cmocka_unit_test(test_tuned_tail_cap),
         cmocka_unit_test(test_tuned_outer_tiles),
+        cmocka_unit_test(test_tuned_outer_tall),
+        cmocka_unit_test(test_tuned_outer_wave),
         cmocka_unit_test(test_tuned_rows_warp),
         cmocka_unit_test(test_tuned_row_block_wide),
         cmocka_unit_test(test_tuned_indexed_one_output),

@@ -626,8 +626,11 @@ static const branch_case k_tuned[] = {
     {"tuned: column sums, outputs vectorized", RT_OP_SUM, RT_F32, RT_F32, 2, {5000, 1024}, 1, {0}, 0,
      false, 0, 0, 4, 0, 1, ANY_OF},
     /* 256 columns: 4 outputs a thread would be held under a wave by the
-       tail cap; rule 8 takes 2. */
-    {"tuned: few columns, rule 8", RT_OP_SUM, RT_F32, RT_F32, 2, {5000, 256}, 1, {0}, 0, false, 0, 0,
+       tail cap; f32 takes rule 10's tall blocks at 4, f16 (whose kernel
+       takes 128 threads at 4) rule 8's 2. */
+    {"tuned: few columns, rule 10", RT_OP_SUM, RT_F32, RT_F32, 2, {5000, 256}, 1, {0}, 0, false, 0, 0,
+     4, 0, 1, ANY_OF},
+    {"tuned: few columns, rule 8", RT_OP_SUM, RT_F16, RT_F32, 2, {5000, 256}, 1, {0}, 0, false, 0, 0,
      2, 0, 1, ANY_OF},
     /* Several reduced dims around kept ones, the contiguous one read in
        vectors (vectorized_nd_reduce): every op family and vector width. */
@@ -657,13 +660,16 @@ static const branch_case k_tuned[] = {
      false, 0, 0, 1, 1, ANY_OF, ANY_OF},
     /* Few outputs, long outer reductions: hundreds of blocks per tile and
        a last block that folds their partials in batches (tail_loads),
-       with a remainder. The sums take fewer outputs a thread under rule 8
-       (132 SMs, the kernels' sm_90 registers: rt_explain --kernel-regs
-       32,46,55 for f32, 38,53,70 for i32). */
+       with a remainder. The f32 sums and means take rule 10's tall blocks
+       at 4 outputs a thread, the i32 sums (whose kernel takes 128 threads
+       at 4) fewer outputs a thread under rule 8 (132 SMs, the kernels'
+       sm_90 registers and bounds: rt_explain --kernel-regs 32,46,55
+       --kernel-threads 512,512,512 for f32, 38,53,70 and 512,256,128 for
+       i32). */
     {"tuned: 64 column sums, many blocks", RT_OP_SUM, RT_F32, RT_F32, 2, {200003, 64}, 1, {0}, 0,
-     false, 0, 0, 1, 0, 1, 1},
+     false, 0, 0, 4, 0, 1, 1},
     {"tuned: 100 column means, many blocks", RT_OP_MEAN, RT_F32, RT_F32, 2, {100001, 100}, 1, {0}, 0,
-     false, 0, 0, 2, 0, 1, 1},
+     false, 0, 0, 4, 0, 1, 1},
     {"tuned: 64 column argmax, many blocks", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {100003, 64}, 1, {0}, 0,
      false, 0, 0, 1, 0, 1, 1},
     {"tuned: 64 column max with indices, many blocks", RT_OP_MAX, RT_F32, RT_F32, 2, {100003, 64}, 1,
@@ -745,6 +751,52 @@ static const lanes_case k_outer_tiles[] = {
       ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 32},
     {{"tuned: no outer tiles, no split", RT_OP_SUM, RT_F32, RT_F32, 2, {32, 4096}, 1, {0}, 0, false, 0,
       ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 32},
+};
+
+/* TUNED rule 10 (tuned.c): outer reductions of sum-like ops with few
+   outputs over long columns, whose last block's fold caps PyTorch-shaped
+   blocks' split, take blocks of 16 lanes x 32 warp rows at 4 outputs a
+   lane (the f32 kernels are built for 512 threads at any output width).
+   100 columns (25 thread columns: two tiles, the second of 9 lanes), 64
+   (one tile), 68 (a second tile of one lane); sums, a mean, a max. tall
+   1: those blocks; 0: not them (f64, whose kernel at 4 outputs takes 128
+   threads; var, not sum-like). */
+typedef struct tall_case {
+    branch_case b;
+    int tall;
+} tall_case;
+
+/* TUNED rule 11: outer reductions rule 2 splits, whose outputs fill 7/8
+   to all of a wave of tiles of 32 lanes x 16 warp rows (H100 and H200:
+   132 SMs x 2 blocks of 512, 231-264 tiles of 128 outputs), take those
+   tiles with no split: 32768 columns (256 tiles), 30000 (235, the last
+   partial); sum, var, max.
+   wave 1 on 132 SMs: those tiles; 0: not them (16384 columns, half a
+   wave; f16). */
+static const tall_case k_outer_wave[] = {
+    {{"tuned: outer wave, f32 sum", RT_OP_SUM, RT_F32, RT_F32, 2, {128, 32768}, 1, {0}, 0, false, 0,
+      ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"tuned: outer wave, f32 var", RT_OP_VAR, RT_F32, RT_F32, 2, {128, 32768}, 1, {0}, 0, false, 1,
+      ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"tuned: outer wave, f32 max, partial tile", RT_OP_MAX, RT_F32, RT_F32, 2, {100, 30000}, 1, {0},
+      0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"tuned: no outer wave, half a wave", RT_OP_SUM, RT_F32, RT_F32, 2, {128, 16384}, 1, {0}, 0,
+      false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
+    {{"tuned: no outer wave, f16", RT_OP_SUM, RT_F16, RT_F32, 2, {128, 32768}, 1, {0}, 0, false, 0,
+      ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
+};
+
+static const tall_case k_outer_tall[] = {
+    {{"tuned: tall outer, f32 sum of 100 columns", RT_OP_SUM, RT_F32, RT_F32, 2, {20000, 100}, 1,
+      {0}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"tuned: tall outer, f32 mean of 64 columns", RT_OP_MEAN, RT_F32, RT_F32, 2, {40000, 64}, 1,
+      {0}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"tuned: tall outer, f32 max of 68 columns", RT_OP_MAX, RT_F32, RT_F32, 2, {30011, 68}, 1, {0},
+      0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"tuned: no tall outer, f64 sum", RT_OP_SUM, RT_F64, RT_F64, 2, {20000, 100}, 1, {0}, 0, false,
+      0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
+    {{"tuned: no tall outer, f32 var", RT_OP_VAR, RT_F32, RT_F32, 2, {20000, 100}, 1, {0}, 0, false, 1,
+      ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
 };
 
 /* TUNED rule 7 (tuned.c): sum-like ops split a long vector-read index in
@@ -842,10 +894,35 @@ static void test_tuned_paths(void **state) {
     for (size_t i = 0; i < nouter; i++)
         run_tuned_case(&k_outer_tiles[i].b, 0x7a4ed000ull + n + nrows + nchunk + i,
                        k_outer_tiles[i].lanes, ANY_OF, RT__KERNEL_GENERAL, &d);
+    const size_t ntall = sizeof k_outer_tall / sizeof k_outer_tall[0];
+    for (size_t i = 0; i < ntall; i++) {
+        const tall_case *t = &k_outer_tall[i];
+        rt_case c;
+        make_branch_case(&c, &t->b, 0x7a4ed000ull + n + nrows + nchunk + nouter + i);
+        free(check_tuned_case(&t->b, &c, t->tall == 1 ? 16 : 0, ANY_OF, RT__KERNEL_GENERAL, &d));
+        const rt__launch_config cfg = case_config(g_gpu, &c, &d, RT_POLICY_TUNED);
+        if (t->tall != ANY_OF)
+            expect_field(t->b.name, "tall blocks (16 x 32 at 4 outputs)", t->tall,
+                         cfg.block[0] == 16 && cfg.block[1] == 32 && cfg.output_vec_size == 4);
+        rt_case_free(&c);
+    }
+    const size_t nwave = sizeof k_outer_wave / sizeof k_outer_wave[0];
+    const bool sms132 = rt__cuda_props(g_gpu)->num_sms == 132;
+    for (size_t i = 0; i < nwave; i++) {
+        const tall_case *t = &k_outer_wave[i];
+        rt_case c;
+        make_branch_case(&c, &t->b, 0x7a4ed000ull + n + nrows + nchunk + nouter + ntall + i);
+        free(check_tuned_case(&t->b, &c, 0, ANY_OF, RT__KERNEL_GENERAL, &d));
+        const rt__launch_config cfg = case_config(g_gpu, &c, &d, RT_POLICY_TUNED);
+        if (sms132)
+            expect_field(t->b.name, "a wave of 32 x 16 tiles", t->tall,
+                         cfg.block[0] == 32 && cfg.block[1] == 16 && cfg.grid[1] == 1);
+        rt_case_free(&c);
+    }
     assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
     dev_case_free(&d);
     print_message("tuned cases: %zu, each twice on TUNED and once on COMPAT\n",
-                  n + nrows + nchunk + nouter);
+                  n + nrows + nchunk + nouter + ntall + nwave);
 }
 
 /* ---- the TINY kernel (TUNED) ------------------------------------------------------ */

@@ -26,6 +26,12 @@
  *     fewer outputs a thread and taller blocks.
  *  9. Outer reductions split in 2 over blocks (or Welford's, split
  *     evenly) take tiles of 16 lanes x 8 warp rows and half the split.
+ * 10. The same ops as 8, where the last block's fold caps the split and
+ *     the kernel takes 512 threads, take tall blocks of 16 lanes x 32
+ *     warp rows instead, in one wave.
+ * 11. Outer reductions that rule 2 splits, whose outputs fill 7/8 to all
+ *     of a wave of tiles of 32 lanes x 16 warp rows, take those tiles
+ *     and no split.
  */
 #include <stdint.h>
 
@@ -283,6 +289,99 @@ static void outer_tiles(const rt__op_traits *op, const rt__device_props *dev,
     c->step_input = OUTER_TILE_ROWS * ctas;            /* unchanged: 4 x 2 ctas */
 }
 
+/* TUNED rule 10: an outer reduction of a sum-like op (as rule 8) whose
+   last block's fold caps the block split (few outputs, long reductions:
+   that block's rows fold every partial of its tile, RT__TAIL_LOADS at a
+   time, and PyTorch's blocks of 512 / OVS threads have few rows) takes,
+   where its kernel is built for 512 threads at this OVS (reduce_body.cuh
+   GeneralBounds), blocks of 16 lanes x 32 warp rows: 256-byte row
+   segments as rule 9, a wave of blocks of 512 threads, and 32 rows to fold
+   a handful of partials each. H200, us, env-var probe of block x rows /
+   OVS / blocks a tile against TUNED (rule 8) in one process, two passes
+   (bench/NOTES.md v1.16, runs 1-3):
+                                 TUNED              16 x 32 / 4
+     f32 sum [671088,100] d0     71.7-71.9          69.8-70.0 (132)
+       (TUNED: 32 x 8 / 2, 330 blocks a tile; 25 x 5 / 4 with 320 blocks
+        83.5, 640 74.0, 1188 79.9: short blocks fold too long or keep too
+        few bytes in flight; 32 x 16 / 2, 132: 73.5-73.8)
+     f32 mean NHWC [32,256,64,64] 38.4               37.5-37.8 (66)
+       over (0, 2, 3)             (TUNED: 32 x 8 / 2, 4 x 165; 32 x 16 / 4,
+                                   132: 38.3-38.4)
+   Returns false, and leaves c alone, where the rule does not apply or
+   the tall blocks' split is capped too. */
+enum {
+    OUTER_TALL_THREADS = 512
+};
+
+static bool tall_outer(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
+                       rt__launch_config *c) {
+    const int ovs = c->output_vec_size;
+    if (op->row_lanes <= dev->warp_size || c->vectorize_input || c->input_mult[0] != 0 ||
+        c->input_mult[1] == 0 || rt__config_kernel_threads(op, ovs) < OUTER_TALL_THREADS ||
+        (int64_t)OUTER_TILE_LANES * ovs * op->input_size < OUTER_SEGMENT_BYTES ||
+        it->num_outputs / ovs < OUTER_TILE_LANES)
+        return false;
+    rt__launch_config t = *c;
+    t.block[0] = OUTER_TILE_LANES;
+    t.block[1] = OUTER_TALL_THREADS / OUTER_TILE_LANES;
+    t.num_threads = OUTER_TALL_THREADS;
+    t.max_threads = OUTER_TALL_THREADS;
+    t.output_mult[0] = 1; /* lanes own outputs, warp rows split the input */
+    t.output_mult[1] = 0;
+    t.step_output = OUTER_TILE_LANES;
+    t.input_mult[1] = 1;
+    t.input_mult[2] = 0;
+    t.step_input = t.block[1];
+    t.ctas_per_output = 1;
+    t.input_chunked = false;
+    if (retune_global_split(it, op, dev, &t))
+        return false;
+    *c = t;
+    return true;
+}
+
+/* TUNED rule 11: an outer reduction in PyTorch's tiles (32 lanes x 4
+   outputs, 4 warp rows) that rule 2 splits over blocks, where the kernel
+   takes 512 threads at 4 outputs a lane and tiles of 32 lanes x 16 warp
+   rows (128 outputs, 512 threads) number 7/8 to all of one wave, takes
+   those tiles with no split: four times the warps a tile stand for the
+   blocks of the split, and the staging and the last block's fold go.
+   H200, us, env-var probe against TUNED in one process, two passes
+   (bench/NOTES.md v1.16, run 4):
+                                  TUNED                 32 x 16, no split
+     f32 sum [4096,32768] d0      127.3-127.5 (32 x 4,  125.8-126.4
+                                  split 4)              (split 2: 128.0-128.2)
+     f32 var same                 132.2 (16 x 8,        129.6-129.8
+                                  split 2, rule 9)      (16 x 32: 135.6-136.3)
+   (256 tiles on 132 SMs of 2 blocks of 512: 97% of a wave.) Returns false,
+   and leaves c alone, where the rule does not apply. */
+enum {
+    WAVE_TILE_ROWS = 16,
+    WAVE_TILE_MIN_EIGHTHS = 7 /* of a wave */
+};
+
+static bool wave_tiles(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
+                       rt__launch_config *c) {
+    if (c->vectorize_input || c->input_mult[0] != 0 || c->input_mult[1] == 0 ||
+        c->output_vec_size != 4 || c->block[0] != dev->warp_size || c->block[1] != 4 ||
+        c->input_chunked || c->ctas_per_output < 2 ||
+        rt__config_kernel_threads(op, 4) < dev->warp_size * WAVE_TILE_ROWS)
+        return false;
+    rt__launch_config t = *c;
+    t.block[1] = WAVE_TILE_ROWS;
+    t.num_threads = t.block[0] * t.block[1];
+    t.max_threads = t.num_threads;
+    t.ctas_per_output = 1;
+    t.input_mult[2] = 0;
+    t.step_input = WAVE_TILE_ROWS; /* warp rows step through the reduced index */
+    const int64_t tiles = rt__div_up(it->num_outputs / 4, t.step_output);
+    const int64_t wave = (int64_t)dev->num_sms * resident_blocks(op, dev, &t);
+    if (tiles > wave || tiles * 8 < wave * WAVE_TILE_MIN_EIGHTHS)
+        return false;
+    *c = t;
+    return true;
+}
+
 /* PyTorch's rule with TUNED's options (t: the traits with rule 1's vector
    path), then op's own unroll; policy TUNED. */
 static rt_status rule_config(const rt__iter *it, const rt__op_traits *t, const rt__op_traits *op,
@@ -330,6 +429,9 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
 
     /* 2, 7. The block split of the reduced index. */
     bool capped = retune_global_split(it, op, dev, cfg);
+    /* 10. Tall outer blocks (above), before rule 8's narrower ones. */
+    if (capped && !(kinds_off & RT__RULE_OFF_OUTER_TALL) && tall_outer(it, op, dev, cfg))
+        capped = false;
     /* 8. Lanes that own outputs, with the split held under a wave by the
        last block's fold (few outputs, long reductions): half the outputs
        a thread give twice the block rows, which fold twice the partials
@@ -362,7 +464,10 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
        us, each lane then waits for two loads in turn.) */
     /* 9. Outer tiles of 16 x 8 (above), where the split is rule 2's wave
        (measured there), not one the last block's fold caps. */
-    if (!capped && !(kinds_off & RT__RULE_OFF_OUTER_TILES))
+    /* 11. A wave of tiles of 512 threads (above), before rule 9. */
+    const bool wave = !capped && !(kinds_off & RT__RULE_OFF_OUTER_WAVE) &&
+                      wave_tiles(it, op, dev, cfg);
+    if (!capped && !wave && !(kinds_off & RT__RULE_OFF_OUTER_TILES))
         outer_tiles(op, dev, cfg);
     drop_idle_y_split(cfg);
     /* 6. Row blocks of 128 threads. */
