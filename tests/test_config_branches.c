@@ -539,7 +539,6 @@ static void test_tuned_rows_block(void **state) {
        take the wide blocks of test_tuned_row_block_wide.) */
     expect_rows_block(4096, 32768, RT_OP_PROD, RT_F32, 256, 4, false);
     expect_rows_block(4096, 4224, RT_OP_PROD, RT_F32, 256, 4, false);
-    expect_rows_block(4096, 32768, RT_OP_VAR, RT_F32, 256, 4, false);
     expect_rows_block(4096, 32768, RT_OP_ARGMAX, RT_F32, 256, 4, false);
     /* Norms of run-time p (rt_test_config_for plans p = 3) are built for
        two vectors a thread at most: 512 threads, too many for two rows. */
@@ -645,7 +644,6 @@ static void test_tuned_row_block_wide(void **state) {
     expect_rows_block(4096, 16384, RT_OP_SUM, RT_F64, 512, 4, false);
     expect_rows_block(4096, 32768, RT_OP_MAX, RT_F32, 256, 4, false);
     expect_rows_block(4096, 32768, RT_OP_PROD, RT_F32, 256, 4, false);
-    expect_rows_block(4096, 32768, RT_OP_VAR, RT_F32, 256, 4, false);
     expect_rows_block(4096, 32768, RT_OP_ARGMAX, RT_F32, 256, 4, false);
     /* A partial batch (3000 floats: 750 vectors on 256 threads) pairs rows
        as before. */
@@ -1080,6 +1078,55 @@ static void test_tuned_outer_wave(void **state) {
     assert_int_equal(tall_config_for(&it, RT_OP_ARGMAX, RT_F32, 512, 0).output_vec_size, 1);
 }
 
+/* var and std of aligned rows that one batch covers exactly: two block
+   sums over registers (rows_two_pass), on the base shape (not the wide
+   blocks); not for partial batches, misaligned rows, 4 vectors of 16-bit
+   values a thread, other ops, or with the switch off. */
+static void expect_two_pass(int64_t len, rt_op op, rt_dtype dt, int threads, int loads,
+                            bool two_pass) {
+    const rt__launch_config c = rows_config_for(len, 32768, op, dt);
+    assert_true(c.rows_block);
+    assert_int_equal(c.block[0], threads);
+    assert_int_equal(c.rows_in_flight, loads);
+    assert_int_equal(c.rows_two_pass, two_pass);
+}
+
+static void test_tuned_row_two_pass(void **state) {
+    (void)state;
+    expect_two_pass(4096, RT_OP_VAR, RT_F32, 256, 4, true);
+    expect_two_pass(4096, RT_OP_STD, RT_F32, 256, 4, true);
+    expect_two_pass(2048, RT_OP_VAR, RT_F32, 128, 4, true);
+    expect_two_pass(1024, RT_OP_VAR, RT_F32, 128, 2, true);
+    expect_two_pass(4096, RT_OP_VAR, RT_F64, 512, 4, true);
+    expect_two_pass(2048, RT_OP_VAR, RT_BF16, 128, 2, true);
+    expect_two_pass(4096, RT_OP_VAR, RT_BF16, 128, 4, false); /* 4 of 16-bit */
+    expect_two_pass(4096, RT_OP_SUM, RT_F32, 512, 2, false);
+    expect_two_pass(4096, RT_OP_ARGMAX, RT_F32, 256, 4, false);
+    /* A partial batch: 3000 floats, 750 vectors on 256 threads (two rows
+       a block). */
+    const rt__launch_config part = rows_config_for(3000, 32768, RT_OP_VAR, RT_F32);
+    assert_int_equal(part.rows_per_block, 2);
+    assert_false(part.rows_two_pass);
+    /* 4096 of 4097 (rows 4 bytes apart): misaligned. */
+    int64_t shape[] = {4096, 16384}, misaligned[] = {1, 4097};
+    rt__iter m = rt_test_make_iter(2, 1, shape, misaligned, 4, 0);
+    rt__launch_config c = rt_test_config_for(&m, RT_OP_VAR, RT_F32, RT_POLICY_TUNED);
+    assert_true(c.rows_block);
+    assert_int_equal(c.block[0], 256);
+    assert_false(c.rows_two_pass);
+    /* 4096 of 8192 (aligned): two passes; off: Welford's folds, the same
+       blocks. */
+    int64_t sliced[] = {1, 8192};
+    rt__iter p = rt_test_make_iter(2, 1, shape, sliced, 4, 0);
+    c = rt_test_config_for(&p, RT_OP_STD, RT_F32, RT_POLICY_TUNED);
+    assert_true(c.rows_two_pass);
+    c = rt_test_config_without(&p, RT_OP_VAR, RT_F32, RT_POLICY_TUNED, RT__RULE_OFF_ROW_TWO_PASS);
+    assert_true(c.rows_block);
+    assert_int_equal(c.block[0], 256);
+    assert_int_equal(c.rows_in_flight, 4);
+    assert_false(c.rows_two_pass);
+}
+
 /* The invariants of a chunked split: whole block steps per chunk, chunks
    covering every vector, no block without one. */
 static void assert_chunks_cover(const rt__launch_config *t, int64_t units) {
@@ -1397,6 +1444,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_outer_tiles),
         cmocka_unit_test(test_tuned_outer_tall),
         cmocka_unit_test(test_tuned_outer_wave),
+        cmocka_unit_test(test_tuned_row_two_pass),
         cmocka_unit_test(test_tuned_rows_warp),
         cmocka_unit_test(test_tuned_row_block_wide),
         cmocka_unit_test(test_tuned_indexed_one_output),

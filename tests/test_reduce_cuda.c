@@ -267,11 +267,11 @@ typedef struct rows_case {
     int misalign;
     bool idx, keepdim;
     double param;
-    int kind, vec; /* what the TUNED config must be: ROWS_DIRECT/TILE/SHORT/BLOCK/PAIR/WARP,
-                      vector loads */
+    int kind, vec; /* what the TUNED config must be: ROWS_DIRECT/TILE/SHORT/BLOCK/PAIR/WARP/
+                      TWO_PASS (a block a row, var/std in two passes), vector loads */
 } rows_case;
 
-enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT, ROWS_BLOCK, ROWS_PAIR, ROWS_WARP };
+enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT, ROWS_BLOCK, ROWS_PAIR, ROWS_WARP, ROWS_TWO_PASS };
 
 /* n rows of len elements, pitch apart (pitch > len: a slice), reduced over
    the last dim; outer > 1 adds a kept dim whose stride is not n * pitch
@@ -403,6 +403,17 @@ static const rows_case k_rows[] = {
      false, false, 0, ROWS_BLOCK, 1},
     {"block var, L=3000, misaligned", RT_OP_VAR, RT_F32, RT_F32, 1, 4500, 3000, 3000, 2, false, false,
      1, ROWS_BLOCK, 1},
+    /* var and std of aligned rows one batch covers exactly: two block sums
+       over registers (tuned_rows.c two_pass); 4 waves of blocks need 4224
+       rows of 256 threads, 2112 of 512, 8448 of 128. */
+    {"block two-pass f32 var, L=4096", RT_OP_VAR, RT_F32, RT_F32, 1, 4300, 4096, 4096, 0, false,
+     false, 1, ROWS_TWO_PASS, 1},
+    {"block two-pass f64 std keepdim, L=4096", RT_OP_STD, RT_F64, RT_F64, 1, 2200, 4096, 4096, 0,
+     false, true, 1, ROWS_TWO_PASS, 1},
+    {"block two-pass bf16 var, L=2048", RT_OP_VAR, RT_BF16, RT_BF16, 1, 8500, 2048, 2048, 0, false,
+     false, 1, ROWS_TWO_PASS, 1},
+    {"block two-pass f32 std, sliced 2048 of 4096, correction 0", RT_OP_STD, RT_F32, RT_F32, 2, 4300,
+     2048, 4096, 0, false, false, 0, ROWS_TWO_PASS, 1},
     {"block f64 std keepdim, L=4000 (partial batches)", RT_OP_STD, RT_F64, RT_F64, 1, 4300, 4000,
      4000, 0, false, true, 0, ROWS_BLOCK, 1},
     {"block pair argmax, two kept dims, keepdim", RT_OP_ARGMAX, RT_F32, RT_I64, 2, 2200, 2500, 2600,
@@ -488,7 +499,9 @@ static void expect_rows_kind(const rt_case *c, dev_case *d, const rows_case *rc)
                  cfg.rows_tile    ? ROWS_TILE
                  : cfg.rows_warp  ? ROWS_WARP
                  : cfg.rows_short ? ROWS_SHORT
-                 : cfg.rows_block ? (cfg.rows_per_block == 2 ? ROWS_PAIR : ROWS_BLOCK)
+                 : cfg.rows_block ? (cfg.rows_per_block == 2 ? ROWS_PAIR
+                                     : cfg.rows_two_pass    ? ROWS_TWO_PASS
+                                                            : ROWS_BLOCK)
                                   : ROWS_DIRECT);
     expect_field(rc->name, "16-byte loads", rc->vec, cfg.rows_vec > 1);
 }

@@ -63,6 +63,11 @@ typedef struct rt__op_traits {
        the threads at 2 vectors each, up to 512 (tuned_rows.c rows_block).
        TUNED alone reads it. */
     bool row_block_wide;
+    /* var and std: the block kernel takes the mean and the squared
+       deviations about it from registers in two block sums where one batch
+       covers an aligned row exactly (tuned_rows.c rows_block). TUNED alone
+       reads it. */
+    bool row_two_pass;
     /* The same for the block kernel of two rows a block: as row_block_loads
        but 2 for 1- and 2-byte inputs (four of each row spilled 26-100 bytes
        under its 64-register bound in byte sums and 16-bit max), and 0 (a
@@ -121,6 +126,9 @@ typedef enum rt__kernel_kind {
 /* The ROWS block kernel's wide blocks for sums (tuned_rows.c): 4 vectors a
    thread again. */
 #define RT__RULE_OFF_ROW_BLOCK_WIDE (1u << 18)
+/* The ROWS block kernel's two-pass var/std (tuned_rows.c): Welford's
+   folds again. */
+#define RT__RULE_OFF_ROW_TWO_PASS (1u << 21)
 /* TUNED rule 10 (tuned.c): tall outer blocks of 16 lanes x 32 warp rows. */
 #define RT__RULE_OFF_OUTER_TALL (1u << 19)
 /* TUNED rule 11 (tuned.c): a wave of outer tiles of 32 lanes x 16 warp
@@ -236,6 +244,10 @@ typedef struct rt__launch_config {
     bool rows_warp;     /* one-warp blocks, a warp on rows_in_flight
                            (RT__ROWS_WARP_ROWS) adjacent rows, every
                            scalar load of them issued at once */
+    bool rows_two_pass; /* block, Welford's var/std: one batch covers the
+                           row exactly (aligned, L == rows_in_flight *
+                           block[0] * rows_vec), so two block sums give
+                           the mean and the squared deviations about it */
     int rows_group;     /* lanes per row, a power of two 1..32; block:
                            block[0] */
     int rows_vec;       /* elements per load: 1, or 16 bytes' worth (block:

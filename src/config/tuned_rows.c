@@ -145,6 +145,21 @@ enum { ROWS_BLOCK_LOADS = 4, ROWS_BLOCK_MIN_THREADS = 128, ROWS_BLOCK_MAX_THREAD
    of [33554,1000] 168.7 -> 183.7. */
 enum { ROWS_BLOCK_PAIR_MAX_VECS = 768, ROWS_BLOCK_PAIR_MAX_THREADS = 256 };
 
+/* Two passes (var and std, traits row_two_pass; reduce_rows.cuh
+   two_pass_row): where one batch covers an aligned row exactly, every
+   value is in registers, so a block sum gives the mean and a second the
+   squared deviations about it, instead of Welford folds and a block
+   reduction of (mean, m2, n) states. H100, [32768,4096] over dim 1,
+   rt_bench, three alternating passes, medians (bench/NOTES.md v1.16, run
+   7), us:
+                  Welford 256 x 4   two passes 256 x 4   two passes 512 x 2
+     var          175.15-175.23     173.73-173.92        182.58-182.88
+     std          175.22-175.25     173.89-173.92        183.76-183.84
+   (sum, the wide 512 x 2: 172.90-173.04.) So two passes on the base
+   shape; the wide blocks stay sums' and means' (two dependent block
+   reductions a row on 4 blocks a SM, not 8). --kinds-off row-two-pass
+   turns it off. */
+
 /* Wide blocks: sums and means (traits row_block_wide) of aligned rows
    that one batch of 4 vectors a thread covers exactly take twice the
    threads at 2 vectors each, up to 512: torch.compile's shape for [32768,4096] (16 warps, two
@@ -201,6 +216,14 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
         threads *= 2;
         loads /= 2;
     }
+    /* var and std in two passes over registers (TWO_PASS above): one batch
+       covers an aligned row exactly. The kernel has no two-pass path for 4
+       vectors of 16-bit values a thread (their 32 widened values spilled
+       56 bytes under the 32-register bound, -Xptxas -v, sm_90): those keep
+       Welford's folds. */
+    const bool two_pass = op->row_two_pass && !(kinds_off & RT__RULE_OFF_ROW_TWO_PASS) &&
+                          aligned && nvec == threads * loads &&
+                          (op->input_size >= 4 || loads <= 2);
     const int64_t resident = dev->max_threads_per_sm / threads * dev->num_sms;
     if (N < ROWS_BLOCK_MIN_WAVES * resident)
         return false;
@@ -212,6 +235,7 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
                          : 1;
     rows_common(op, c);
     c->rows_block = true;
+    c->rows_two_pass = two_pass && rows == 1;
     c->max_threads = ROWS_BLOCK_MAX_THREADS;
     c->block[0] = (int)threads;
     c->rows_group = (int)threads;

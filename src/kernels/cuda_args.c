@@ -51,8 +51,16 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
         RT_RETURN_IF(rows == 2 && (L % c->rows_vec != 0 || !rt__iter_input_aligned(it, 16, 0) ||
                                    L / c->rows_vec > (int64_t)c->rows_in_flight * c->block[0]),
                      RT_ERR_INTERNAL);
+        /* Two passes over registers: a row a block, aligned, one exact
+           batch (the kernel reads no head, no tail and no second batch). */
+        RT_RETURN_IF(c->rows_two_pass &&
+                         (rows != 1 || L % c->rows_vec != 0 || !rt__iter_input_aligned(it, 16, 0) ||
+                          L / c->rows_vec != (int64_t)c->rows_in_flight * c->block[0] ||
+                          (elem < 4 && c->rows_in_flight > 2)),
+                     RT_ERR_INTERNAL);
         return RT_OK;
     }
+    RT_RETURN_IF(c->rows_two_pass, RT_ERR_INTERNAL);
     RT_RETURN_IF(c->block[0] < 1 || c->block[0] > 256, RT_ERR_INTERNAL);
     RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 || c->rows_per_block < 1, RT_ERR_INTERNAL);
     RT_RETURN_IF((int64_t)c->grid[0] * c->rows_per_block < it->num_outputs, RT_ERR_INTERNAL);
@@ -278,6 +286,7 @@ void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {
     a->rows_per_block = c->rows_per_block;
     a->rows_rot_shift = c->rows_rot_shift;
     a->rows_rot_mask = c->rows_rot_mask;
+    a->rows_two_pass = c->rows_two_pass ? 1 : 0;
 }
 
 void rt__divmod_init(rt__divmod *dm, uint32_t d) {
