@@ -126,14 +126,14 @@ typedef enum rt__kernel_kind {
 /* The ROWS block kernel's wide blocks for sums (tuned_rows.c): 4 vectors a
    thread again. */
 #define RT__RULE_OFF_ROW_BLOCK_WIDE (1u << 18)
-/* The ROWS block kernel's two-pass var/std (tuned_rows.c): Welford's
-   folds again. */
-#define RT__RULE_OFF_ROW_TWO_PASS (1u << 21)
 /* TUNED rule 10 (tuned.c): tall outer blocks of 16 lanes x 32 warp rows. */
 #define RT__RULE_OFF_OUTER_TALL (1u << 19)
 /* TUNED rule 11 (tuned.c): a wave of outer tiles of 32 lanes x 16 warp
    rows, no split. */
 #define RT__RULE_OFF_OUTER_WAVE (1u << 20)
+/* The ROWS block kernel's two-pass var/std (tuned_rows.c): Welford's
+   folds again. */
+#define RT__RULE_OFF_ROW_TWO_PASS (1u << 21)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its

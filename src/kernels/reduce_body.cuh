@@ -585,7 +585,7 @@ template <typename Op> cudaError_t kernel_limits(int regs[3], int threads[3]) {
 #define RT__DEFINE_KERNEL_ENTRY(fam, FAM, sfx, DT)                                                 \
     extern "C" const rt__kernel_entry rt__kernel_##fam##_##sfx = {                                 \
         rt::launch_reduce<RT__OP_##FAM(RT__CTYPE_##sfx)>,                                          \
-        rt::kernel_limits<RT__OP_##FAM(RT__CTYPE_##sfx)>,                                            \
+        rt::kernel_limits<RT__OP_##FAM(RT__CTYPE_##sfx)>,                                          \
         (int)sizeof(RT__OP_##FAM(RT__CTYPE_##sfx)::acc_t),                                       \
         (int)sizeof(rt::OutState<RT__OP_##FAM(RT__CTYPE_##sfx)>), RT__OP_##FAM(RT__CTYPE_##sfx)::vt0, \
         RT__OP_##FAM(RT__CTYPE_##sfx)::input_vec};
