@@ -503,16 +503,22 @@ static void test_tuned_row_blocks(void **state) {
    least 4 waves of them, a block per row of 128-512 threads loading four
    16-byte vectors each (fewer when the row runs out); everything else keeps
    its kernel. */
-static rt__launch_config rows_config_for(int64_t len, int64_t rows, rt_op op, rt_dtype dt) {
+static rt__launch_config rows_config_on(const rt__device_props *dev, int64_t len, int64_t rows,
+                                        rt_op op, rt_dtype dt) {
     int64_t shape[] = {len, rows}, strides[] = {1, len};
     rt__iter it = rt_test_make_iter(2, 1, shape, strides, (int)rt_dtype_size(dt), 0);
-    return rt_test_config_for(&it, op, dt, RT_POLICY_TUNED);
+    return rt_test_config_on(dev, &it, op, dt, RT_POLICY_TUNED, 0);
 }
 
-/* The block kernel of `pair` ? two rows : one row a block. */
-static void expect_rows_block(int64_t len, int64_t rows, rt_op op, rt_dtype dt, int threads,
-                              int loads, bool pair) {
-    const rt__launch_config c = rows_config_for(len, rows, op, dt);
+static rt__launch_config rows_config_for(int64_t len, int64_t rows, rt_op op, rt_dtype dt) {
+    const rt__device_props h200 = rt__device_props_h200();
+    return rows_config_on(&h200, len, rows, op, dt);
+}
+
+/* The block kernel of `pair` ? two rows : one row a block, on dev. */
+static void expect_rows_block_on(const rt__device_props *dev, int64_t len, int64_t rows, rt_op op,
+                                 rt_dtype dt, int threads, int loads, bool pair) {
+    const rt__launch_config c = rows_config_on(dev, len, rows, op, dt);
     rt_dtype out = dt;
     assert_int_equal(rt_reduce_default_dtype(op, dt, &out), RT_OK);
     const rt__op_traits t = rt__op_traits_for(op, dt, out, false, 3.0);
@@ -529,6 +535,13 @@ static void expect_rows_block(int64_t len, int64_t rows, rt_op op, rt_dtype dt, 
     assert_int_equal(c.rows_in_flight, loads);
     /* A state per warp and row for block_x_reduce. */
     assert_int_equal(c.shared_memory_bytes, threads / 32 * per_block * t.acc_size);
+}
+
+/* The same on the model H200. */
+static void expect_rows_block(int64_t len, int64_t rows, rt_op op, rt_dtype dt, int threads,
+                              int loads, bool pair) {
+    const rt__device_props h200 = rt__device_props_h200();
+    expect_rows_block_on(&h200, len, rows, op, dt, threads, loads, pair);
 }
 
 static void test_tuned_rows_block(void **state) {
@@ -627,43 +640,52 @@ static void test_tuned_rows_block(void **state) {
 
 /* Sums and means of aligned rows that one batch of 4 vectors a thread
    covers exactly take twice the threads at 2 vectors (tuned_rows.c
-   row_block_wide), up to 512; other ops, misaligned rows, partial batches
-   and rows already on 512 threads keep the base rule; so does the rule's
-   off switch. The 4-wave floor counts the wide blocks: 4 of 512 a SM,
-   2112 rows. */
+   row_block_wide), up to 512, on H100-class GPUs (the model H100); other
+   ops, misaligned rows, partial batches, rows already on 512 threads, the
+   model H200 (4915 GB/s) and unknown bandwidth keep the base rule; so does
+   the rule's off switch. The 4-wave floor counts the wide blocks: 4 of 512
+   a SM, 2112 rows. */
 static void test_tuned_row_block_wide(void **state) {
     (void)state;
-    expect_rows_block(4096, 32768, RT_OP_SUM, RT_F32, 512, 2, false);
-    expect_rows_block(4096, 32768, RT_OP_MEAN, RT_F32, 512, 2, false);
-    expect_rows_block(4096, 32768, RT_OP_SUM, RT_I32, 512, 2, false);
-    expect_rows_block(2048, 32768, RT_OP_SUM, RT_F32, 256, 2, false);
-    expect_rows_block(4096, 32768, RT_OP_SUM, RT_BF16, 256, 2, false);
-    expect_rows_block(4096, 2112, RT_OP_SUM, RT_F32, 512, 2, false);
-    assert_int_equal(rows_config_for(4096, 2111, RT_OP_SUM, RT_F32).kernel, RT__KERNEL_GENERAL);
+    const rt__device_props h100 = rt_test_props_h100();
+    expect_rows_block_on(&h100, 4096, 32768, RT_OP_SUM, RT_F32, 512, 2, false);
+    expect_rows_block_on(&h100, 4096, 32768, RT_OP_MEAN, RT_F32, 512, 2, false);
+    expect_rows_block_on(&h100, 4096, 32768, RT_OP_SUM, RT_I32, 512, 2, false);
+    expect_rows_block_on(&h100, 2048, 32768, RT_OP_SUM, RT_F32, 256, 2, false);
+    expect_rows_block_on(&h100, 4096, 32768, RT_OP_SUM, RT_BF16, 256, 2, false);
+    expect_rows_block_on(&h100, 4096, 2112, RT_OP_SUM, RT_F32, 512, 2, false);
+    assert_int_equal(rows_config_on(&h100, 4096, 2111, RT_OP_SUM, RT_F32).kernel,
+                     RT__KERNEL_GENERAL);
     /* Already 512 threads (f64 rows of 4096: 2048 vectors), other ops. */
-    expect_rows_block(4096, 16384, RT_OP_SUM, RT_F64, 512, 4, false);
-    expect_rows_block(4096, 32768, RT_OP_MAX, RT_F32, 256, 4, false);
-    expect_rows_block(4096, 32768, RT_OP_PROD, RT_F32, 256, 4, false);
-    expect_rows_block(4096, 32768, RT_OP_ARGMAX, RT_F32, 256, 4, false);
+    expect_rows_block_on(&h100, 4096, 16384, RT_OP_SUM, RT_F64, 512, 4, false);
+    expect_rows_block_on(&h100, 4096, 32768, RT_OP_MAX, RT_F32, 256, 4, false);
+    expect_rows_block_on(&h100, 4096, 32768, RT_OP_PROD, RT_F32, 256, 4, false);
+    expect_rows_block_on(&h100, 4096, 32768, RT_OP_ARGMAX, RT_F32, 256, 4, false);
     /* A partial batch (3000 floats: 750 vectors on 256 threads) pairs rows
        as before. */
-    expect_rows_block(3072, 22369, RT_OP_SUM, RT_F32, 256, 4, true);
+    expect_rows_block_on(&h100, 3072, 22369, RT_OP_SUM, RT_F32, 256, 4, true);
+    /* The model H200 and unknown bandwidth: 256 x 4. */
+    expect_rows_block(4096, 32768, RT_OP_SUM, RT_F32, 256, 4, false);
+    expect_rows_block(4096, 32768, RT_OP_SUM, RT_I32, 256, 4, false);
+    rt__device_props unknown = h100;
+    unknown.mem_gbps = 0;
+    expect_rows_block_on(&unknown, 4096, 32768, RT_OP_MEAN, RT_F32, 256, 4, false);
     /* Slices: 4096 of 8192 (aligned) wide; 4096 of 4097 (rows 4 bytes
        apart) not. */
     int64_t shape[] = {4096, 16384}, aligned[] = {1, 8192}, misaligned[] = {1, 4097};
     rt__iter a = rt_test_make_iter(2, 1, shape, aligned, 4, 0);
-    rt__launch_config c = rt_test_config_for(&a, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    rt__launch_config c = rt_test_config_on(&h100, &a, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0);
     assert_true(c.rows_block);
     assert_int_equal(c.block[0], 512);
     assert_int_equal(c.rows_in_flight, 2);
     rt__iter m = rt_test_make_iter(2, 1, shape, misaligned, 4, 0);
-    c = rt_test_config_for(&m, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    c = rt_test_config_on(&h100, &m, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0);
     assert_true(c.rows_block);
     assert_int_equal(c.block[0], 256);
     assert_int_equal(c.rows_in_flight, 4);
     /* Turned off: 256 x 4. */
-    c = rt_test_config_without(&a, RT_OP_SUM, RT_F32, RT_POLICY_TUNED,
-                               RT__RULE_OFF_ROW_BLOCK_WIDE);
+    c = rt_test_config_on(&h100, &a, RT_OP_SUM, RT_F32, RT_POLICY_TUNED,
+                          RT__RULE_OFF_ROW_BLOCK_WIDE);
     assert_true(c.rows_block);
     assert_int_equal(c.block[0], 256);
     assert_int_equal(c.rows_in_flight, 4);
@@ -1100,7 +1122,7 @@ static void test_tuned_row_two_pass(void **state) {
     expect_two_pass(4096, RT_OP_VAR, RT_F64, 512, 4, true);
     expect_two_pass(2048, RT_OP_VAR, RT_BF16, 128, 2, true);
     expect_two_pass(4096, RT_OP_VAR, RT_BF16, 128, 4, false); /* 4 of 16-bit */
-    expect_two_pass(4096, RT_OP_SUM, RT_F32, 512, 2, false);
+    expect_two_pass(4096, RT_OP_SUM, RT_F32, 256, 4, false);
     expect_two_pass(4096, RT_OP_ARGMAX, RT_F32, 256, 4, false);
     /* A partial batch: 3000 floats, 750 vectors on 256 threads (two rows
        a block). */
@@ -1283,13 +1305,23 @@ static void test_tuned_tiny(void **state) {
     expect_tiny(8192, RT_OP_MAX, RT_BF16, 256);
     expect_tiny(16384, RT_OP_ANY, RT_BOOL, 256);
     expect_tiny(100, RT_OP_NORM, RT_F16, 32);
-    /* Over 16 KiB: the STREAM kernel for one-number states, else the
-       general kernel. */
+    /* Over 16 KiB: on an H100-class GPU the STREAM kernel for one-number
+       states (test_tuned_stream), else, and on the model H200, the general
+       kernel. */
+    const rt__device_props h100 = rt_test_props_h100();
+    int64_t n4097[] = {4097}, n2049[] = {2049}, one[] = {1};
+    rt__iter f32_4097 = rt_test_make_iter(1, 1, n4097, one, 4, 0);
+    rt__iter f64_2049 = rt_test_make_iter(1, 1, n2049, one, 8, 0);
+    assert_int_equal(
+        rt_test_config_on(&h100, &f32_4097, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0).kernel,
+        RT__KERNEL_STREAM);
+    assert_int_equal(
+        rt_test_config_on(&h100, &f64_2049, RT_OP_SUM, RT_F64, RT_POLICY_TUNED, 0).kernel,
+        RT__KERNEL_STREAM);
+    assert_int_equal(
+        rt_test_config_on(&h100, &f32_4097, RT_OP_ARGMAX, RT_F32, RT_POLICY_TUNED, 0).kernel,
+        RT__KERNEL_GENERAL);
     assert_int_equal(tiny_config_for(4097, 1, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).kernel,
-                     RT__KERNEL_STREAM);
-    assert_int_equal(tiny_config_for(2049, 1, RT_OP_SUM, RT_F64, RT_POLICY_TUNED).kernel,
-                     RT__KERNEL_STREAM);
-    assert_int_equal(tiny_config_for(4097, 1, RT_OP_ARGMAX, RT_F32, RT_POLICY_TUNED).kernel,
                      RT__KERNEL_GENERAL);
     /* TINY turned off: the general kernel. */
     int64_t n256[] = {256}, unit[] = {1};
@@ -1324,7 +1356,8 @@ static void test_tuned_tiny(void **state) {
 static rt__launch_config stream_config_for(int64_t n, rt_op op, rt_dtype dt) {
     int64_t shape[] = {n}, strides[] = {1};
     rt__iter it = rt_test_make_iter(1, 1, shape, strides, (int)rt_dtype_size(dt), 0);
-    return rt_test_config_for(&it, op, dt, RT_POLICY_TUNED);
+    const rt__device_props h100 = rt_test_props_h100();
+    return rt_test_config_on(&h100, &it, op, dt, RT_POLICY_TUNED, 0);
 }
 
 static void expect_stream(int64_t n, rt_op op, rt_dtype dt, int vec, int per_thread, int blocks,
@@ -1400,11 +1433,21 @@ static void test_tuned_stream(void **state) {
     int64_t big[] = {(int64_t)1 << 26}, unit[] = {1};
     rt__iter it = rt_test_make_iter(1, 1, big, unit, 4, 0);
     rt__op_traits n2 = rt__op_traits_for(RT_OP_NORM, RT_F32, RT_F32, false, 2.0);
-    rt__device_props h200 = rt__device_props_h200();
+    rt__device_props h100 = rt_test_props_h100();
     rt__launch_config t;
-    assert_int_equal(rt__config_compute(&it, &n2, &h200, RT_POLICY_TUNED, &t), RT_OK);
+    assert_int_equal(rt__config_compute(&it, &n2, &h100, RT_POLICY_TUNED, &t), RT_OK);
     assert_int_equal(t.kernel, RT__KERNEL_STREAM);
     assert_int_equal(t.grid[0], 8192);
+    /* Not on the model H200 (4915 GB/s) nor where the bandwidth is unknown:
+       the general kernel's chunked split. */
+    rt__device_props h200 = rt__device_props_h200();
+    assert_int_equal(rt__config_compute(&it, &n2, &h200, RT_POLICY_TUNED, &t), RT_OK);
+    assert_int_equal(t.kernel, RT__KERNEL_GENERAL);
+    assert_true(t.input_chunked);
+    rt__device_props unknown = h100;
+    unknown.mem_gbps = 0;
+    assert_int_equal(rt__config_compute(&it, &n2, &unknown, RT_POLICY_TUNED, &t), RT_OK);
+    assert_int_equal(t.kernel, RT__KERNEL_GENERAL);
     /* Not STREAM either: min/max with indices; COMPAT; a strided run;
        several outputs; STREAM turned off (the general kernel's chunked
        split). */

@@ -506,11 +506,11 @@ static void expect_rows_kind(const rt_case *c, dev_case *d, const rows_case *rc)
     expect_field(rc->name, "16-byte loads", rc->vec, cfg.rows_vec > 1);
 }
 
-/* The bandwidth the warp kernel's cases run under on any GPU: TUNED takes
-   that kernel only up to 4 TB/s (tuned_rows.c rows_warp, its gate tested
-   in test_config_branches), so on an H200 its cases plan as on an H100
-   (the context's props, which the executor plans from). */
-enum { ROWS_WARP_TEST_GBPS = 3352 };
+/* The cases that plan as on an H100 whatever the GPU (H100_CLASS_TEST_GBPS):
+   the warp kernel's and the wide row blocks'. */
+static bool h100_class_rows_case(const rows_case *rc) {
+    return rc->kind == ROWS_WARP || strstr(rc->name, ", wide") != NULL;
+}
 
 static void test_rows(void **state) {
     (void)state;
@@ -522,7 +522,7 @@ static void test_rows(void **state) {
         const rows_case *rc = &k_rows[i];
         rt_case c;
         make_rows_case(&c, rc, 0x20550000ull + i);
-        props->mem_gbps = rc->kind == ROWS_WARP ? ROWS_WARP_TEST_GBPS : own_gbps;
+        props->mem_gbps = h100_class_rows_case(rc) ? H100_CLASS_TEST_GBPS : own_gbps;
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
         check_case_gpu(&c, s, rc->name);
         expect_rows_kind(&c, &d, rc);
@@ -1104,8 +1104,13 @@ static void test_stream(void **state) {
     dev_case d;
     memset(&d, 0, sizeof d);
     const size_t n = sizeof k_stream / sizeof k_stream[0];
+    /* STREAM runs on H100-class GPUs only: plan as on one. */
+    rt__device_props *props = &g_gpu->cuda->props;
+    const int own_gbps = props->mem_gbps;
+    props->mem_gbps = H100_CLASS_TEST_GBPS;
     for (size_t i = 0; i < n; i++)
         run_stream_case(&k_stream[i], 0x57ea3000ull + i, &d);
+    props->mem_gbps = own_gbps;
     dev_case_free(&d);
     print_message("stream cases: %zu, each twice on TUNED, once on COMPAT and once with STREAM "
                   "off\n",

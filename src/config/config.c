@@ -30,6 +30,10 @@ int rt__config_kernel_threads(const rt__op_traits *op, int ovs) {
     return op->kernel_threads[slot] > 0 ? op->kernel_threads[slot] : 512 / ovs;
 }
 
+bool rt__config_h100_class(const rt__device_props *dev) {
+    return dev->mem_gbps > 0 && dev->mem_gbps <= RT__H100_CLASS_MAX_GBPS;
+}
+
 void rt__config_finish(const rt__iter *it, const rt__op_traits *op, rt__launch_config *c,
                        int warp_size) {
     c->num_threads = c->block[0] * c->block[1];

@@ -278,6 +278,18 @@ int64_t rt__config_input_units(const rt__iter *it, const rt__launch_config *c);
    512 / ovs. */
 int rt__config_kernel_threads(const rt__op_traits *op, int ovs);
 
+/* The most DRAM bandwidth (GB/s) of an "H100-class" GPU: the H100 SXM's
+   3352 and less, not the H200's ~4.9 TB/s. */
+#define RT__H100_CLASS_MAX_GBPS 4000
+
+/* Whether dev's DRAM bandwidth is known and at most RT__H100_CLASS_MAX_GBPS.
+   The kinds and shapes that keep fewer bytes in flight a SM than the
+   others (the ROWS warp kernel, the STREAM kernel, the block kernel's wide
+   rows) measured faster on an H100 and slower on an H200 (bench/NOTES.md
+   v1.15, v1.16), so TUNED takes them only here; unknown bandwidth keeps
+   the shapes that hold up on both. */
+bool rt__config_h100_class(const rt__device_props *dev);
+
 /*
  * Computes the launch configuration of one piece. policy must be COMPAT or
  * TUNED. The iter must fit 32-bit indexing (one piece). Returns

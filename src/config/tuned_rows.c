@@ -175,7 +175,13 @@ enum { ROWS_BLOCK_PAIR_MAX_VECS = 768, ROWS_BLOCK_PAIR_MAX_THREADS = 256 };
    (norm, amax, var, argmax, f64/i64 (already 512 x 4), rows of 1000 and
    the misaligned slice: unchanged, +-0.1%.) v1.7 found 512 x 2 30%
    slower for var, std and argmax, 8% for amax and 6% for the misaligned
-   slice: sums and means only, aligned rows only. */
+   slice: sums and means only, aligned rows only. On an H200 the wide
+   blocks lost everywhere (H200, rt_bench against --kinds-off
+   row-block-wide, two passes, v1.16 run 11, us): f32 sum 122.4-122.5 ->
+   119.7-120.0 on 256 x 4, mean 122.4-122.5 -> 119.8, bf16 63.7 -> 63.0,
+   i32 134.8-134.9 -> 120.3-120.4: at 2 vectors a thread a SM holds half
+   the bytes in flight, which the H100's bandwidth does not miss and the
+   H200's does. So H100-class GPUs only (rt__config_h100_class). */
 static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
                        unsigned kinds_off, rt__launch_config *c) {
     const int64_t L = it->inputs_per_output, N = it->num_outputs;
@@ -211,6 +217,7 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
     /* Wide blocks (above): one batch of 4 vectors a thread covers the row
        exactly, and twice the threads still fit. */
     if (op->row_block_wide && !(kinds_off & RT__RULE_OFF_ROW_BLOCK_WIDE) && aligned &&
+        rt__config_h100_class(dev) &&
         loads == ROWS_BLOCK_LOADS && nvec == threads * loads &&
         threads * 2 <= ROWS_BLOCK_MAX_THREADS && threads * 2 <= dev->max_threads_per_block) {
         threads *= 2;
@@ -252,8 +259,9 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
    RT__ROWS_WARP_MAX_LOADS or one fewer loads a lane a row), for ops
    whose state is one number (row_lanes above a warp: sum, prod, mean,
    min/max, the p = 2 norm), packed or not, when there are enough of them
-   for ROWS_WARP_MIN_WARPS_PER_SM warps a SM, on a GPU whose DRAM
-   bandwidth is known and at most ROWS_WARP_MAX_GBPS: the warp kernel,
+   for ROWS_WARP_MIN_WARPS_PER_SM warps a SM, on an H100-class GPU
+   (rt__config_h100_class: DRAM bandwidth known and at most 4 TB/s): the
+   warp kernel,
    one-warp blocks of RT__ROWS_WARP_ROWS adjacent rows, each lane loading
    its 4 or 5 scalars of every row at once (coalesced: a warp's load reads
    128 contiguous bytes of a row), then a shuffle tree a row; no shared
@@ -270,7 +278,7 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
    H100's bandwidth, not the H200's (rows_probe: 96% of a one-shot read on
    the H100, 77% on the H200). Lengths between 97 and 160 other than 127
    and 129 were not timed. */
-enum { ROWS_WARP_MIN_WARPS_PER_SM = 16, ROWS_WARP_MAX_GBPS = 4000 };
+enum { ROWS_WARP_MIN_WARPS_PER_SM = 16 };
 
 static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
                       rt__launch_config *c) {
@@ -280,8 +288,7 @@ static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__dev
         L > (int64_t)RT__ROWS_WARP_MAX_LOADS * dev->warp_size)
         return false;
     const int64_t warps = (N + RT__ROWS_WARP_ROWS - 1) / RT__ROWS_WARP_ROWS;
-    if (warps < (int64_t)ROWS_WARP_MIN_WARPS_PER_SM * dev->num_sms || dev->mem_gbps <= 0 ||
-        dev->mem_gbps > ROWS_WARP_MAX_GBPS)
+    if (warps < (int64_t)ROWS_WARP_MIN_WARPS_PER_SM * dev->num_sms || !rt__config_h100_class(dev))
         return false;
     rows_common(op, c);
     c->rows_warp = true;

@@ -41,6 +41,14 @@
  *   f64 sum 512 MB    177.79-177.82   175.26-175.28
  *   i32 sum 512 MB    181.02-181.18   176.32-176.42
  * (64 KB: 5.89-6.16 against 5.70-6.93, within the launch noise there.)
+ * On an H200 the same shape lost (rt_bench against --kinds-off stream, two
+ * passes, v1.16 run 11, us; general first):
+ *   f32 sum 2^27 130.5-131.1 / 136.0-136.7   1 GB  254.0-254.4 / 267.0-267.4
+ *           256 MB 68.7-69.1 / 71.2-71.4     64 MB  23.6-23.7 / 22.9-23.1
+ *   f64 128.3-128.7 / 134.1-134.3   bf16 130.8-131.0 / 136.9-137.3
+ *   i32 134.9-135.3 / 139.4-139.9   amax 131.1-131.2 / 136.5-136.9
+ * (one round of 4 loads a thread, then the block exits: too few bytes in
+ * flight for ~4.9 TB/s). So H100-class GPUs only (rt__config_h100_class).
  */
 #include "config_policies.h"
 
@@ -55,7 +63,7 @@ enum {
 bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
                              const rt__device_props *dev, rt__launch_config *cfg) {
     const int64_t elem = op->input_size;
-    if (!rt__iter_is_one_run(it))
+    if (!rt__iter_is_one_run(it) || !rt__config_h100_class(dev))
         return false;
     if (op->indexed || op->row_lanes <= dev->warp_size)
         return false;
