@@ -260,7 +260,7 @@ static inline void case_iter(rt_context *ctx, const rt_case *c, const dev_case *
 /* The launch configuration case c gets on ctx under policy (one piece):
    the same validation, iteration space and config the executor computes. */
 /* An H100's DRAM bandwidth (GB/s). TUNED takes the ROWS warp kernel, the
-   STREAM kernel and the wide row blocks only on H100-class GPUs
+   STREAM kernel over 64 MiB and the wide row blocks only on H100-class GPUs
    (rt__config_h100_class, tested in test_config_branches); the cases of
    those paths set the context's props (which the executor plans from) to
    this, so that an H200 runs them too. */

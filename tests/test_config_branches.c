@@ -1305,9 +1305,8 @@ static void test_tuned_tiny(void **state) {
     expect_tiny(8192, RT_OP_MAX, RT_BF16, 256);
     expect_tiny(16384, RT_OP_ANY, RT_BOOL, 256);
     expect_tiny(100, RT_OP_NORM, RT_F16, 32);
-    /* Over 16 KiB: on an H100-class GPU the STREAM kernel for one-number
-       states (test_tuned_stream), else, and on the model H200, the general
-       kernel. */
+    /* Over 16 KiB: the STREAM kernel for one-number states
+       (test_tuned_stream), else the general kernel. */
     const rt__device_props h100 = rt_test_props_h100();
     int64_t n4097[] = {4097}, n2049[] = {2049}, one[] = {1};
     rt__iter f32_4097 = rt_test_make_iter(1, 1, n4097, one, 4, 0);
@@ -1322,7 +1321,7 @@ static void test_tuned_tiny(void **state) {
         rt_test_config_on(&h100, &f32_4097, RT_OP_ARGMAX, RT_F32, RT_POLICY_TUNED, 0).kernel,
         RT__KERNEL_GENERAL);
     assert_int_equal(tiny_config_for(4097, 1, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).kernel,
-                     RT__KERNEL_GENERAL);
+                     RT__KERNEL_STREAM);
     /* TINY turned off: the general kernel. */
     int64_t n256[] = {256}, unit[] = {1};
     rt__iter small = rt_test_make_iter(1, 1, n256, unit, 4, 0);
@@ -1438,8 +1437,9 @@ static void test_tuned_stream(void **state) {
     assert_int_equal(rt__config_compute(&it, &n2, &h100, RT_POLICY_TUNED, &t), RT_OK);
     assert_int_equal(t.kernel, RT__KERNEL_STREAM);
     assert_int_equal(t.grid[0], 8192);
-    /* Not on the model H200 (4915 GB/s) nor where the bandwidth is unknown:
-       the general kernel's chunked split. */
+    /* Over 64 MiB, not on the model H200 (4915 GB/s) nor where the
+       bandwidth is unknown: the general kernel's chunked split; 64 MiB and
+       less, STREAM there too. */
     rt__device_props h200 = rt__device_props_h200();
     assert_int_equal(rt__config_compute(&it, &n2, &h200, RT_POLICY_TUNED, &t), RT_OK);
     assert_int_equal(t.kernel, RT__KERNEL_GENERAL);
@@ -1448,6 +1448,17 @@ static void test_tuned_stream(void **state) {
     unknown.mem_gbps = 0;
     assert_int_equal(rt__config_compute(&it, &n2, &unknown, RT_POLICY_TUNED, &t), RT_OK);
     assert_int_equal(t.kernel, RT__KERNEL_GENERAL);
+    int64_t mib64[] = {(int64_t)1 << 24}, over[] = {((int64_t)1 << 24) + 4};
+    rt__iter at64 = rt_test_make_iter(1, 1, mib64, unit, 4, 0);
+    rt__iter past64 = rt_test_make_iter(1, 1, over, unit, 4, 0);
+    assert_int_equal(rt__config_compute(&at64, &n2, &h200, RT_POLICY_TUNED, &t), RT_OK);
+    assert_int_equal(t.kernel, RT__KERNEL_STREAM);
+    assert_int_equal(rt__config_compute(&at64, &n2, &unknown, RT_POLICY_TUNED, &t), RT_OK);
+    assert_int_equal(t.kernel, RT__KERNEL_STREAM);
+    assert_int_equal(rt__config_compute(&past64, &n2, &h200, RT_POLICY_TUNED, &t), RT_OK);
+    assert_int_equal(t.kernel, RT__KERNEL_GENERAL);
+    assert_int_equal(rt__config_compute(&past64, &n2, &h100, RT_POLICY_TUNED, &t), RT_OK);
+    assert_int_equal(t.kernel, RT__KERNEL_STREAM);
     /* Not STREAM either: min/max with indices; COMPAT; a strided run;
        several outputs; STREAM turned off (the general kernel's chunked
        split). */

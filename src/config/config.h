@@ -284,10 +284,10 @@ int rt__config_kernel_threads(const rt__op_traits *op, int ovs);
 
 /* Whether dev's DRAM bandwidth is known and at most RT__H100_CLASS_MAX_GBPS.
    The kinds and shapes that keep fewer bytes in flight a SM than the
-   others (the ROWS warp kernel, the STREAM kernel, the block kernel's wide
-   rows) measured faster on an H100 and slower on an H200 (bench/NOTES.md
-   v1.15, v1.16), so TUNED takes them only here; unknown bandwidth keeps
-   the shapes that hold up on both. */
+   others (the ROWS warp kernel, the STREAM kernel over 64 MiB, the block
+   kernel's wide rows) measured faster on an H100 and slower on an H200
+   (bench/NOTES.md v1.15, v1.16), so TUNED takes them only here; unknown
+   bandwidth keeps the shapes that hold up on both. */
 bool rt__config_h100_class(const rt__device_props *dev);
 
 /*

@@ -48,7 +48,14 @@
  *   f64 128.3-128.7 / 134.1-134.3   bf16 130.8-131.0 / 136.9-137.3
  *   i32 134.9-135.3 / 139.4-139.9   amax 131.1-131.2 / 136.5-136.9
  * (one round of 4 loads a thread, then the block exits: too few bytes in
- * flight for ~4.9 TB/s). So H100-class GPUs only (rt__config_h100_class).
+ * flight for ~4.9 TB/s). Below that it still won: the same H200, full
+ * gpu-checks before and after a gate at every size (v1.16 runs 10 and 12,
+ * rt_bench from C, us, STREAM / general): 4 MB 7.22 / 8.38, 16 MB 10.26 /
+ * 11.55, 64 MB 22.53 / 22.14 (run 11: 22.9-23.1 / 23.6-23.7), 256 MB
+ * 70.93 / 68.03. So on GPUs that are not H100-class (rt__config_h100_class,
+ * unknown bandwidth included) runs of up to STREAM_OTHER_MAX_BYTES only.
+ * (The combined rule was not re-run on the H200: each side of the line is
+ * the configuration measured there.)
  */
 #include "config_policies.h"
 
@@ -59,16 +66,20 @@ enum {
     STREAM_BYTES_PER_THREAD = 64,
     STREAM_MIN_VECTOR_BYTES = 16
 };
+/* The longest run STREAM takes on a GPU that is not H100-class (above). */
+#define STREAM_OTHER_MAX_BYTES ((int64_t)64 << 20)
 
 bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
                              const rt__device_props *dev, rt__launch_config *cfg) {
     const int64_t elem = op->input_size;
-    if (!rt__iter_is_one_run(it) || !rt__config_h100_class(dev))
+    if (!rt__iter_is_one_run(it))
         return false;
     if (op->indexed || op->row_lanes <= dev->warp_size)
         return false;
     const int64_t n = it->inputs_per_output;
     if (n * elem <= RT__TINY_MAX_BYTES)
+        return false;
+    if (!rt__config_h100_class(dev) && n * elem > STREAM_OTHER_MAX_BYTES)
         return false;
     /* The kernel reads the op's own vectors (input_vec_size elements); a
        thread takes as many as make its bytes: 4 of 16 bytes, 2 of f64's
