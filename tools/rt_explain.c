@@ -17,11 +17,13 @@
  * larger than on the GPU. --kernel-threads gives the most threads a block
  * of that kernel takes at output_vec_size 1, 2, 4 (its launch bounds, as
  * the backend reads them: 512,512,512 for f32 sums on sm_90; 512,256,128
- * where not given, PyTorch's), which TUNED's tall outer blocks (rule 10)
- * need. --mem-gbps is the device's peak DRAM bandwidth
- * (the H200's 4915 by default; an H100 SXM's is 3352; 0: unknown), which
- * gates the ROWS warp kernel. The output dtype is the op's default (rt_reduce_default_dtype), the
- * output contiguous. Prints one JSON object on stdout: the arguments, the
+ * where not given, PyTorch's), which TUNED's 512-thread outer blocks
+ * (rules 10 and 11) need. --mem-gbps is the device's peak DRAM bandwidth
+ * (the H200's 4915 by default; an H100 SXM's is 3352; 0: unknown): at
+ * 4000 or less (an H100-class GPU) TUNED also takes the ROWS warp kernel,
+ * the wide row blocks of sums and the STREAM kernel over 64 MiB. The
+ * output dtype is the op's default (rt_reduce_default_dtype), the output
+ * contiguous. Prints one JSON object on stdout: the arguments, the
  * output shape, the iteration space (iter strides in bytes, output operand
  * first, dims fastest first) and "config" (null when there is nothing to
  * launch). An iteration space too large for 32-bit indexing runs in

@@ -20,13 +20,16 @@
  *    2048 elements when there are enough of them to fill the GPU, and for
  *    rows of 9-64 elements that are not packed (sliced views).
  *  - warp: rows of 97-160 4-byte elements, packed or not, for one-number
- *    states, on GPUs of up to 4 TB/s (an H100, not an H200): a warp on 4
- *    rows, one-warp blocks, every scalar load of the 4 rows at once.
+ *    states, on H100-class GPUs (rt__config_h100_class: up to 4 TB/s; not
+ *    an H200): a warp on 4 rows, one-warp blocks, every scalar load of the
+ *    4 rows at once.
  *  - block: rows of 2-32 KiB, any pitch or alignment, when there are
  *    enough of them for a few waves: a block of 128-512 threads per row,
  *    each thread loading its (up to) four 16-byte vectors at once (sums
- *    and means of aligned rows: twice the threads at two vectors); two
- *    rows a block for aligned rows up to 12 KiB that leave a partial batch.
+ *    and means of aligned rows on H100-class GPUs: twice the threads at
+ *    two vectors; var and std of aligned rows one batch covers exactly:
+ *    two block sums over the registers); two rows a block for aligned rows
+ *    up to 12 KiB that leave a partial batch.
  */
 #include "config_policies.h"
 

@@ -25,7 +25,8 @@
  *    each thread C (1, 2, 4) aligned 16-byte vectors of the row at once,
  *    then the general kernel's block_x_reduce (Inductor's shape for them);
  *    short ones of these (aligned, whole vectors) two rows a block, one
- *    block_x_reduce for both.
+ *    block_x_reduce for both; var/std of a row one batch covers exactly in
+ *    two block sums over the registers (two_pass_row).
  * Results go through Reducer::store, so split pieces (first/last, ACC,
  * index_base) and the indices output behave exactly as in the body.
  *
