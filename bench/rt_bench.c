@@ -33,7 +33,8 @@ static const char usage[] =
     "                   row-block-wide the block kernel's 512 x 2 rows of sums,\n"
     "                   outer-tall TUNED rule 10 (tall outer blocks of 16 x 32),\n"
     "                   outer-wave rule 11 (a wave of outer tiles of 32 x 16),\n"
-    "                   row-two-pass the block kernel's two-pass var/std rows\n"
+    "                   row-two-pass the block kernel's two-pass var/std rows,\n"
+    "                   chunked rule 7 (contiguous chunks of a block split)\n"
     "  --list-json      print the suite as JSON and exit (needs no GPU)\n";
 
 /* One case's buffers: nslots input and output copies it rotates through. */
@@ -234,7 +235,8 @@ static bool parse_kinds(const char *list, unsigned *mask) {
                  {"row-block-wide", RT__RULE_OFF_ROW_BLOCK_WIDE},
                  {"outer-tall", RT__RULE_OFF_OUTER_TALL},
                  {"outer-wave", RT__RULE_OFF_OUTER_WAVE},
-                 {"row-two-pass", RT__RULE_OFF_ROW_TWO_PASS}};
+                 {"row-two-pass", RT__RULE_OFF_ROW_TWO_PASS},
+                 {"chunked", RT__RULE_OFF_CHUNKED}};
     *mask = 0;
     for (const char *p = list; *p != '\0';) {
         const size_t len = strcspn(p, ",");

@@ -1197,6 +1197,12 @@ static void test_tuned_chunked_split(void **state) {
                      RT_OK);
     assert_int_equal(t.ctas_per_output, 4096);
     assert_chunks_cover(&t, (int64_t)1 << 24);
+    /* Rule 7 turned off: PyTorch's interleaved one-wave split. */
+    t = rt_test_config_without(&big, RT_OP_SUM, RT_F32, RT_POLICY_TUNED,
+                               RT__KIND_BIT(RT__KERNEL_STREAM) | RT__RULE_OFF_CHUNKED);
+    assert_false(t.input_chunked);
+    assert_true(rt__config_global_reduce(&t));
+    assert_int_equal(t.input_mult[2], t.step_input / t.ctas_per_output);
     /* Interleaved: argmax, min with indices, var, the p = 3 norm, any. */
     assert_false(config_for(&big, RT_OP_ARGMAX, RT_F32, RT_POLICY_TUNED).input_chunked);
     assert_false(config_for(&big, RT_OP_VAR, RT_F32, RT_POLICY_TUNED).input_chunked);

@@ -134,6 +134,9 @@ typedef enum rt__kernel_kind {
 /* The ROWS block kernel's two-pass var/std (tuned_rows.c): Welford's
    folds again. */
 #define RT__RULE_OFF_ROW_TWO_PASS (1u << 21)
+/* TUNED rule 7 (tuned.c): a block split in contiguous chunks; PyTorch's
+   interleaved one-wave split instead (measured on an H100 only). */
+#define RT__RULE_OFF_CHUNKED (1u << 22)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its

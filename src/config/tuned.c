@@ -160,7 +160,8 @@ static bool chunk_split(const rt__iter *it, const rt__op_traits *op, int64_t wav
    MIN_LOADS_TO_SPLIT. Returns true when the last block's fold (the cap
    below) held an interleaved split under the blocks it wanted. */
 static bool retune_global_split(const rt__iter *it, const rt__op_traits *op,
-                                const rt__device_props *dev, rt__launch_config *c) {
+                                const rt__device_props *dev, unsigned kinds_off,
+                                rt__launch_config *c) {
     if (c->input_mult[1] == 0)
         return false; /* warps own separate outputs: the outputs fill the grid */
     /* Undo PyTorch's block split, if any. */
@@ -184,7 +185,8 @@ static bool retune_global_split(const rt__iter *it, const rt__op_traits *op,
     const int64_t folders = c->input_mult[0] != 0 ? c->num_threads : c->block[1];
     const int64_t per_trip = folders * RT__TAIL_LOADS(op->acc_size);
     const int64_t cap = rt__min64(rt__max64(2, MAX_TAIL_TRIPS * per_trip), 65535);
-    if (chunk_split(it, op, target_grid / grid_x /* >= 1 */, cap, dev->warp_size, c))
+    if (!(kinds_off & RT__RULE_OFF_CHUNKED) &&
+        chunk_split(it, op, target_grid / grid_x /* >= 1 */, cap, dev->warp_size, c))
         return false;
     /* At most one wave: a grid a little over it runs a second, nearly
        empty one. H200, output tiles of 128 f32 (grid.x 256; 9 resident
@@ -314,7 +316,7 @@ enum {
 };
 
 static bool tall_outer(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
-                       rt__launch_config *c) {
+                       unsigned kinds_off, rt__launch_config *c) {
     const int ovs = c->output_vec_size;
     if (op->row_lanes <= dev->warp_size || c->vectorize_input || c->input_mult[0] != 0 ||
         c->input_mult[1] == 0 || rt__config_kernel_threads(op, ovs) < OUTER_TALL_THREADS ||
@@ -334,7 +336,7 @@ static bool tall_outer(const rt__iter *it, const rt__op_traits *op, const rt__de
     t.step_input = t.block[1];
     t.ctas_per_output = 1;
     t.input_chunked = false;
-    if (retune_global_split(it, op, dev, &t))
+    if (retune_global_split(it, op, dev, kinds_off, &t))
         return false;
     *c = t;
     return true;
@@ -428,9 +430,10 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
     RT_FORWARD_IF_ERROR(rule_config(it, &t, op, dev, &opt, cfg));
 
     /* 2, 7. The block split of the reduced index. */
-    bool capped = retune_global_split(it, op, dev, cfg);
+    bool capped = retune_global_split(it, op, dev, kinds_off, cfg);
     /* 10. Tall outer blocks (above), before rule 8's narrower ones. */
-    if (capped && !(kinds_off & RT__RULE_OFF_OUTER_TALL) && tall_outer(it, op, dev, cfg))
+    if (capped && !(kinds_off & RT__RULE_OFF_OUTER_TALL) &&
+        tall_outer(it, op, dev, kinds_off, cfg))
         capped = false;
     /* 8. Lanes that own outputs, with the split held under a wave by the
        last block's fold (few outputs, long reductions): half the outputs
@@ -454,7 +457,7 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
         rt__launch_config alt;
         if (rule_config(it, &t, op, dev, &opt, &alt) != RT_OK)
             break;
-        capped = retune_global_split(it, op, dev, &alt);
+        capped = retune_global_split(it, op, dev, kinds_off, &alt);
         *cfg = alt;
     }
     /* 3. No block_y_reduce in blocks one warp row tall. H200, f32 full
