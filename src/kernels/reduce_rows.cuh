@@ -231,32 +231,26 @@ template <typename Op> struct RowsReducer {
                         v[r][c] = *reinterpret_cast<const S *>(a.in + row[r] +
                                                                (int32_t)(32 * c * sizeof(S)));
         }
-        A acc[R];
+        Vec<A, R> acc;
 #pragma unroll
         for (int r = 0; r < R; r++) {
-            acc[r] = op.ident();
+            acc.v[r] = op.ident();
 #pragma unroll
             for (int c = 0; c < C - 1; c++)
-                acc[r] = op.reduce(acc[r], v[r][c], lane + 32u * c);
+                acc.v[r] = op.reduce(acc.v[r], v[r][c], lane + 32u * c);
             if (last_column)
-                acc[r] = op.reduce(acc[r], v[r][C - 1], lane + 32u * (C - 1));
+                acc.v[r] = op.reduce(acc.v[r], v[r][C - 1], lane + 32u * (C - 1));
         }
-        /* Every lane takes part (full mask); lanes past a row's end hold
-           the identity, and so do rows past the end. */
-        for (uint32_t off = 1; off < 32u; off <<= 1) {
-#pragma unroll
-            for (int r = 0; r < R; r++) {
-                A other = op.shfl(acc[r], (int)off, 0xffffffffu);
-                if (lane + off < 32u)
-                    acc[r] = op.combine(acc[r], other);
-            }
-        }
+        /* The body's shuffle tree over the R row states at once. Every lane
+           takes part (full mask); lanes past a row's end hold the
+           identity, and so do rows past the end. */
+        acc = warp_reduce(op, acc, lane, 32u, 0xffffffffu);
         /* Lane r takes row r from lane 0: R stores at once, not R in turn
            on lane 0 (rows_probe lane0-stores: 3% slower). */
-        A mine = acc[0];
+        A mine = acc.v[0];
 #pragma unroll
         for (int r = 1; r < R; r++) {
-            const A from_lane0 = shfl_up(0xffffffffu, acc[r], r);
+            const A from_lane0 = shfl_up(0xffffffffu, acc.v[r], r);
             if (lane == (uint32_t)r)
                 mine = from_lane0;
         }
