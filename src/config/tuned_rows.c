@@ -214,26 +214,26 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
     const int64_t per_thread = (nvec + threads - 1) / threads;
     while (loads / 2 >= per_thread)
         loads /= 2;
-    /* Rows of whole, aligned vectors (the wide blocks above, and two rows a
-       block below). */
+    /* Rows of whole, aligned vectors (two rows a block below), and of
+       those the rows one batch covers exactly (the wide blocks and the two
+       passes above; doubling the threads at half the loads keeps that). */
     const bool aligned = L % v == 0 && rt__iter_input_aligned(it, 16, 0);
-    /* Wide blocks (above): one batch of 4 vectors a thread covers the row
-       exactly, and twice the threads still fit. */
-    if (op->row_block_wide && !(kinds_off & RT__RULE_OFF_ROW_BLOCK_WIDE) && aligned &&
-        rt__config_h100_class(dev) &&
-        loads == ROWS_BLOCK_LOADS && nvec == threads * loads &&
+    const bool exact = aligned && nvec == threads * loads;
+    /* Wide blocks (above): 4 vectors a thread, and twice the threads still
+       fit. */
+    if (op->row_block_wide && !(kinds_off & RT__RULE_OFF_ROW_BLOCK_WIDE) && exact &&
+        rt__config_h100_class(dev) && loads == ROWS_BLOCK_LOADS &&
         threads * 2 <= ROWS_BLOCK_MAX_THREADS && threads * 2 <= dev->max_threads_per_block) {
         threads *= 2;
         loads /= 2;
     }
-    /* var and std in two passes over registers (TWO_PASS above): one batch
-       covers an aligned row exactly. The kernel has no two-pass path for 4
-       vectors of 16-bit values a thread (their 32 widened values spilled
-       56 bytes under the 32-register bound, -Xptxas -v, sm_90): those keep
-       Welford's folds. */
+    /* var and std in two passes over registers (TWO_PASS above). The
+       kernel has no two-pass path for 4 vectors of 16-bit values a thread
+       (their 32 widened values spilled 56 bytes under the 32-register
+       bound, -Xptxas -v, sm_90): those keep Welford's folds. Exact rows
+       never pair below (two rows a block need a partial batch). */
     const bool two_pass = op->row_two_pass && !(kinds_off & RT__RULE_OFF_ROW_TWO_PASS) &&
-                          aligned && nvec == threads * loads &&
-                          (op->input_size >= 4 || loads <= 2);
+                          exact && (op->input_size >= 4 || loads <= 2);
     const int64_t resident = dev->max_threads_per_sm / threads * dev->num_sms;
     if (N < ROWS_BLOCK_MIN_WAVES * resident)
         return false;
@@ -245,7 +245,7 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
                          : 1;
     rows_common(op, c);
     c->rows_block = true;
-    c->rows_two_pass = two_pass && rows == 1;
+    c->rows_two_pass = two_pass;
     c->max_threads = ROWS_BLOCK_MAX_THREADS;
     c->block[0] = (int)threads;
     c->rows_group = (int)threads;
