@@ -503,22 +503,25 @@ static void test_tuned_row_blocks(void **state) {
    least 4 waves of them, a block per row of 128-512 threads loading four
    16-byte vectors each (fewer when the row runs out); everything else keeps
    its kernel. */
-static rt__launch_config rows_config_on(const rt__device_props *dev, int64_t len, int64_t rows,
-                                        rt_op op, rt_dtype dt) {
-    int64_t shape[] = {len, rows}, strides[] = {1, len};
+/* [rows, len] rows of dt reduced by op, pitch apart, on dev, with the
+   kinds in kinds_off turned off. */
+static rt__launch_config rows_config_on(const rt__device_props *dev, int64_t len, int64_t pitch,
+                                        int64_t rows, rt_op op, rt_dtype dt, unsigned kinds_off) {
+    int64_t shape[] = {len, rows}, strides[] = {1, pitch};
     rt__iter it = rt_test_make_iter(2, 1, shape, strides, (int)rt_dtype_size(dt), 0);
-    return rt_test_config_on(dev, &it, op, dt, RT_POLICY_TUNED, 0);
+    return rt_test_config_on(dev, &it, op, dt, RT_POLICY_TUNED, kinds_off);
 }
 
+/* Packed rows on the model H200. */
 static rt__launch_config rows_config_for(int64_t len, int64_t rows, rt_op op, rt_dtype dt) {
     const rt__device_props h200 = rt__device_props_h200();
-    return rows_config_on(&h200, len, rows, op, dt);
+    return rows_config_on(&h200, len, len, rows, op, dt, 0);
 }
 
 /* The block kernel of `pair` ? two rows : one row a block, on dev. */
 static void expect_rows_block_on(const rt__device_props *dev, int64_t len, int64_t rows, rt_op op,
                                  rt_dtype dt, int threads, int loads, bool pair) {
-    const rt__launch_config c = rows_config_on(dev, len, rows, op, dt);
+    const rt__launch_config c = rows_config_on(dev, len, len, rows, op, dt, 0);
     rt_dtype out = dt;
     assert_int_equal(rt_reduce_default_dtype(op, dt, &out), RT_OK);
     const rt__op_traits t = rt__op_traits_for(op, dt, out, false, 3.0);
@@ -654,7 +657,7 @@ static void test_tuned_row_block_wide(void **state) {
     expect_rows_block_on(&h100, 2048, 32768, RT_OP_SUM, RT_F32, 256, 2, false);
     expect_rows_block_on(&h100, 4096, 32768, RT_OP_SUM, RT_BF16, 256, 2, false);
     expect_rows_block_on(&h100, 4096, 2112, RT_OP_SUM, RT_F32, 512, 2, false);
-    assert_int_equal(rows_config_on(&h100, 4096, 2111, RT_OP_SUM, RT_F32).kernel,
+    assert_int_equal(rows_config_on(&h100, 4096, 4096, 2111, RT_OP_SUM, RT_F32, 0).kernel,
                      RT__KERNEL_GENERAL);
     /* Already 512 threads (f64 rows of 4096: 2048 vectors), other ops. */
     expect_rows_block_on(&h100, 4096, 16384, RT_OP_SUM, RT_F64, 512, 4, false);
@@ -692,14 +695,11 @@ static void test_tuned_row_block_wide(void **state) {
     assert_int_equal(c.shared_memory_bytes, 256 / 32 * 4);
 }
 
-/* [rows, len] rows of dt reduced by op, pitch apart, on the model H100
-   (rt_test_props_h100), with the kinds in kinds_off turned off. */
+/* The same on the model H100 (rt_test_props_h100). */
 static rt__launch_config h100_rows_config(int64_t len, int64_t pitch, int64_t rows, rt_op op,
                                           rt_dtype dt, unsigned kinds_off) {
-    int64_t shape[] = {len, rows}, strides[] = {1, pitch};
-    rt__iter it = rt_test_make_iter(2, 1, shape, strides, (int)rt_dtype_size(dt), 0);
     const rt__device_props h100 = rt_test_props_h100();
-    return rt_test_config_on(&h100, &it, op, dt, RT_POLICY_TUNED, kinds_off);
+    return rows_config_on(&h100, len, pitch, rows, op, dt, kinds_off);
 }
 
 /* The ROWS warp kernel (tuned_rows.c rows_warp): rows of 97-160 4-byte

@@ -268,10 +268,14 @@ typedef struct rows_case {
     bool idx, keepdim;
     double param;
     int kind, vec; /* what the TUNED config must be: ROWS_DIRECT/TILE/SHORT/BLOCK/PAIR/WARP/
-                      TWO_PASS (a block a row, var/std in two passes), vector loads */
+                      TWO_PASS (a block a row, var/std in two passes)/WIDE (a block a row,
+                      2 vectors a thread: the wide blocks), vector loads */
 } rows_case;
 
-enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT, ROWS_BLOCK, ROWS_PAIR, ROWS_WARP, ROWS_TWO_PASS };
+/* WARP and WIDE are H100-class paths: their cases plan as on an H100
+   whatever the GPU (H100_CLASS_TEST_GBPS). */
+enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT, ROWS_BLOCK, ROWS_PAIR, ROWS_WARP, ROWS_TWO_PASS,
+       ROWS_WIDE };
 
 /* n rows of len elements, pitch apart (pitch > len: a slice), reduced over
    the last dim; outer > 1 adds a kept dim whose stride is not n * pitch
@@ -390,13 +394,14 @@ static const rows_case k_rows[] = {
     {"block f32 sum, sliced 4096 of 4097, misaligned", RT_OP_SUM, RT_F32, RT_F32, 1, 4500, 4096, 4097,
      1, false, false, 0, ROWS_BLOCK, 1},
     /* Sums and means of aligned whole batches on twice the threads, 2
-       vectors each (tuned_rows.c row_block_wide; L=4096 above too). */
+       vectors each (tuned_rows.c row_block_wide), planned as on an H100
+       (L=4096 above takes them on H100-class GPUs too). */
     {"block f32 sum, sliced 4096 of 8192, wide", RT_OP_SUM, RT_F32, RT_F32, 1, 4500, 4096, 8192, 0,
-     false, false, 0, ROWS_BLOCK, 1},
+     false, false, 0, ROWS_WIDE, 1},
     {"block bf16 mean keepdim, L=4096, wide", RT_OP_MEAN, RT_BF16, RT_BF16, 1, 4500, 4096, 4096, 0,
-     false, true, 0, ROWS_BLOCK, 1},
+     false, true, 0, ROWS_WIDE, 1},
     {"block i32 sum to i64, two kept dims, L=2048, wide", RT_OP_SUM, RT_I32, RT_I64, 2, 4500, 2048,
-     2048, 0, false, false, 0, ROWS_BLOCK, 1},
+     2048, 0, false, false, 0, ROWS_WIDE, 1},
     {"block bf16 sum to f32, L=4100", RT_OP_SUM, RT_BF16, RT_F32, 1, 9000, 4100, 4100, 3, false,
      false, 0, ROWS_BLOCK, 1},
     {"block f64 sum, sliced 4096 of 4099", RT_OP_SUM, RT_F64, RT_F64, 1, 4500, 4096, 4099, 1,
@@ -501,16 +506,13 @@ static void expect_rows_kind(const rt_case *c, dev_case *d, const rows_case *rc)
                  : cfg.rows_short ? ROWS_SHORT
                  : cfg.rows_block ? (cfg.rows_per_block == 2 ? ROWS_PAIR
                                      : cfg.rows_two_pass    ? ROWS_TWO_PASS
-                                                            : ROWS_BLOCK)
+                                     : rc->kind == ROWS_WIDE && cfg.rows_in_flight == 2
+                                         ? ROWS_WIDE
+                                         : ROWS_BLOCK)
                                   : ROWS_DIRECT);
     expect_field(rc->name, "16-byte loads", rc->vec, cfg.rows_vec > 1);
 }
 
-/* The cases that plan as on an H100 whatever the GPU (H100_CLASS_TEST_GBPS):
-   the warp kernel's and the wide row blocks'. */
-static bool h100_class_rows_case(const rows_case *rc) {
-    return rc->kind == ROWS_WARP || strstr(rc->name, ", wide") != NULL;
-}
 
 static void test_rows(void **state) {
     (void)state;
@@ -522,7 +524,8 @@ static void test_rows(void **state) {
         const rows_case *rc = &k_rows[i];
         rt_case c;
         make_rows_case(&c, rc, 0x20550000ull + i);
-        props->mem_gbps = h100_class_rows_case(rc) ? H100_CLASS_TEST_GBPS : own_gbps;
+        props->mem_gbps =
+            rc->kind == ROWS_WARP || rc->kind == ROWS_WIDE ? H100_CLASS_TEST_GBPS : own_gbps;
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
         check_case_gpu(&c, s, rc->name);
         expect_rows_kind(&c, &d, rc);
