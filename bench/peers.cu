@@ -10,6 +10,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include "read_loop.cuh"
 #include "reduce_tensor.h"
 
 namespace {
@@ -102,35 +103,12 @@ constexpr int kReadUnroll = 4; // independent float4 loads in flight per thread
 __global__ void __launch_bounds__(kReadThreads)
     stream_read_kernel(const float4 *__restrict__ src, size_t n4, float *block_sums) {
     const size_t stride = (size_t)gridDim.x * kReadThreads;
-    size_t i = (size_t)blockIdx.x * kReadThreads + threadIdx.x;
-    float acc = 0.0f;
     // All loads of one step are issued before any is consumed, so each
-    // thread keeps kReadUnroll requests outstanding.
-    for (; i + (kReadUnroll - 1) * stride < n4; i += kReadUnroll * stride) {
-        float4 v[kReadUnroll];
-#pragma unroll
-        for (int u = 0; u < kReadUnroll; ++u)
-            v[u] = __ldg(src + i + u * stride);
-#pragma unroll
-        for (int u = 0; u < kReadUnroll; ++u)
-            acc += (v[u].x + v[u].y) + (v[u].z + v[u].w);
-    }
-    for (; i < n4; i += stride) {
-        float4 v = __ldg(src + i);
-        acc += (v.x + v.y) + (v.z + v.w);
-    }
-    for (int offset = 16; offset > 0; offset /= 2)
-        acc += __shfl_down_sync(0xffffffffu, acc, offset);
-    __shared__ float warp_sums[kReadThreads / 32];
-    if (threadIdx.x % 32 == 0)
-        warp_sums[threadIdx.x / 32] = acc;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        float total = 0.0f;
-        for (int w = 0; w < kReadThreads / 32; ++w)
-            total += warp_sums[w];
-        block_sums[blockIdx.x] = total; // a result the compiler must keep
-    }
+    // thread keeps kReadUnroll requests outstanding; the block's partial is
+    // a result the compiler must keep.
+    const float acc = probe_read_run<kReadUnroll, NC>(
+        src, (size_t)blockIdx.x * kReadThreads + threadIdx.x, n4, stride);
+    probe_block_store<kReadThreads>(acc, block_sums);
 }
 
 // The per-device grid of one full wave, cached: the query must not add host

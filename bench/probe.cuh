@@ -1,8 +1,8 @@
 // What the probes (read_probe.cu, rows_probe.cu, fold_probe.cu,
 // outer_probe.cu, ndim_probe.cu, rowblock_probe.cu) share: error checks,
-// the --reps argument, a device fill, load flavours, a read loop, a block's
-// partial sum, a one-shot full read, and the median of event-timed
-// launches.
+// the --reps argument, a device fill, the read loop (read_loop.cuh: load
+// flavours, an unrolled read, a block's partial sum), a one-shot full
+// read, and the median of event-timed launches.
 // A probe defines kProbeName before including this.
 #ifndef RT_BENCH_PROBE_CUH
 #define RT_BENCH_PROBE_CUH
@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#include "read_loop.cuh"
 
 #define PROBE_CHECK(call)                                                                   \
     do {                                                                                    \
@@ -48,105 +50,6 @@ __global__ void probe_fill(float *dst, size_t n) {
          i += (size_t)gridDim.x * blockDim.x) {
         unsigned h = (unsigned)i * 2654435761u;
         dst[i] = 0.5f + (float)(h >> 8) * (1.0f / 16777216.0f);
-    }
-}
-
-// Load flavours the probes compare: ld.global.nc, the same with a 256-byte
-// L2 prefetch, plain ld.global, ld.global.cs, an L2 eviction-priority
-// policy (createpolicy + .L2::cache_hint), L1 evict-first or no-allocate,
-// and both evict-first hints at once, as Triton's eviction_policy argument
-// emits them.
-enum ProbeHint {
-    NC,
-    NC_L2_256,
-    PLAIN,
-    CS,
-    EVICT_FIRST,
-    EVICT_LAST,
-    L1_EVICT_FIRST,
-    L1_NO_ALLOCATE,
-    TRITON_EF
-};
-
-template <int HINT> __device__ __forceinline__ float4 probe_load4(const float4 *p) {
-    float4 v;
-    if (HINT == NC) {
-        v = __ldg(p);
-    } else if (HINT == NC_L2_256) {
-        asm volatile("ld.global.nc.L2::256B.v4.f32 {%0,%1,%2,%3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p));
-    } else if (HINT == PLAIN) {
-        asm volatile("ld.global.v4.f32 {%0,%1,%2,%3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p));
-    } else if (HINT == CS) {
-        v = __ldcs(p);
-    } else if (HINT == L1_EVICT_FIRST) {
-        asm volatile("ld.global.L1::evict_first.v4.f32 {%0,%1,%2,%3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p));
-    } else if (HINT == L1_NO_ALLOCATE) {
-        asm volatile("ld.global.L1::no_allocate.v4.f32 {%0,%1,%2,%3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p));
-    } else if (HINT == TRITON_EF) {
-        // What Triton emits for eviction_policy='evict_first'.
-        unsigned long long pol;
-        asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-        asm volatile("ld.global.L1::evict_first.L2::cache_hint.v4.f32 {%0,%1,%2,%3}, [%4], %5;"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p), "l"(pol));
-    } else {
-        unsigned long long pol;
-        if (HINT == EVICT_FIRST)
-            asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-        else
-            asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
-        asm volatile("ld.global.L2::cache_hint.v4.f32 {%0,%1,%2,%3}, [%4], %5;"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p), "l"(pol));
-    }
-    return v;
-}
-
-// The f32 sum of float4s first, first + stride, ... below end, U loads in
-// flight (all issued before any add), then one at a time.
-template <int U, int HINT>
-__device__ __forceinline__ float probe_read_run(const float4 *src, size_t first, size_t end,
-                                                size_t stride) {
-    float acc = 0.0f;
-    size_t i = first;
-    for (; i + (U - 1) * stride < end; i += U * stride) {
-        float4 v[U];
-#pragma unroll
-        for (int u = 0; u < U; ++u)
-            v[u] = probe_load4<HINT>(src + i + u * stride);
-#pragma unroll
-        for (int u = 0; u < U; ++u)
-            acc += (v[u].x + v[u].y) + (v[u].z + v[u].w);
-    }
-    for (; i < end; i += stride) {
-        float4 v = probe_load4<HINT>(src + i);
-        acc += (v.x + v.y) + (v.z + v.w);
-    }
-    return acc;
-}
-
-// The block's sum of acc into out[blockIdx.x] (THREADS threads, whole
-// warps): a partial a block, for the probes' reads.
-template <int THREADS> __device__ __forceinline__ void probe_block_store(float acc, float *out) {
-    for (int offset = 16; offset > 0; offset /= 2)
-        acc += __shfl_down_sync(0xffffffffu, acc, offset);
-    __shared__ float warp_sums[THREADS / 32];
-    if (threadIdx.x % 32 == 0)
-        warp_sums[threadIdx.x / 32] = acc;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        float total = 0.0f;
-        for (int w = 0; w < THREADS / 32; ++w)
-            total += warp_sums[w];
-        out[blockIdx.x] = total;
     }
 }
 
