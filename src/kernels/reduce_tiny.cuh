@@ -255,21 +255,19 @@ __global__ void __launch_bounds__(RT__STREAM_THREADS, Op::min_blocks)
     TinyReducer<Op>(a).run_stream();
 }
 
-/* The ops built with a STREAM kernel: those TUNED sends there
-   (tuned_stream.c), whose state is one number (OneNumberState). */
-template <typename Op> using HasStream = OneNumberState<Op>;
-
 /* TINY: one block of c->block[0] threads; STREAM: c->grid[0] blocks of
-   RT__STREAM_THREADS. cudaErrorInvalidValue for a shape the kernel cannot
-   run (TINY: not whole warps, or over its launch bound; STREAM: an op
-   built without it, or missing workspace). */
+   RT__STREAM_THREADS, built only for the ops TUNED sends there
+   (tuned_stream.c), those whose state is one number (OneNumberState).
+   cudaErrorInvalidValue for a shape the kernel cannot run (TINY: not whole
+   warps, or over its launch bound; STREAM: an op built without it, or
+   missing workspace). */
 template <typename Op>
 cudaError_t launch_tiny(const rt__tiny_args *a, const rt__launch_config *c, cudaStream_t stream,
                         int device) {
     void *params[] = {const_cast<rt__tiny_args *>(a)};
     const int threads = c->block[0];
     if (c->kernel == RT__KERNEL_STREAM) {
-        if constexpr (HasStream<Op>::value) {
+        if constexpr (OneNumberState<Op>::value) {
             if (threads != RT__STREAM_THREADS || c->grid[0] < 1 || a->chunk == 0 ||
                 (c->grid[0] > 1 && (a->staging == nullptr || a->semaphores == nullptr)))
                 return cudaErrorInvalidValue;
