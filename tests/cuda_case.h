@@ -257,15 +257,17 @@ static inline void case_iter(rt_context *ctx, const rt_case *c, const dev_case *
     rt__iter_build(pb, it);
 }
 
+/* An H100's and an H200's DRAM bandwidth (GB/s). TUNED takes the ROWS
+   warp kernel, the wide row blocks and the STREAM kernel's 4 vectors a
+   thread over 64 MiB only on H100-class GPUs, and 256 bytes a thread
+   there on the others (rt__config_h100_class, tested in
+   test_config_branches); the cases of those paths set the context's props
+   (which the executor plans from) to one of these, so that any GPU runs
+   them. */
+enum { H100_CLASS_TEST_GBPS = 3352, H200_TEST_GBPS = 4915 };
+
 /* The launch configuration case c gets on ctx under policy (one piece):
    the same validation, iteration space and config the executor computes. */
-/* An H100's DRAM bandwidth (GB/s). TUNED takes the ROWS warp kernel, the
-   STREAM kernel over 64 MiB and the wide row blocks only on H100-class GPUs
-   (rt__config_h100_class, tested in test_config_branches); the cases of
-   those paths set the context's props (which the executor plans from) to
-   this, so that an H200 runs them too. */
-enum { H100_CLASS_TEST_GBPS = 3352 };
-
 static inline rt__launch_config case_config(rt_context *ctx, const rt_case *c, const dev_case *d,
                                             rt_policy policy) {
     rt__problem pb;

@@ -1160,11 +1160,22 @@ static void assert_chunks_cover(const rt__launch_config *t, int64_t units) {
     assert_true((int64_t)(t->ctas_per_output - 1) * t->input_mult[2] < units);
 }
 
+/* Rule 7's configs: the general kernel (STREAM off) on the model H100,
+   an H100-class GPU, where the rule applies. */
+static rt__launch_config h100_general(const rt__iter *it, rt_op op, rt_dtype dtype) {
+    const rt__device_props h100 = rt_test_props_h100();
+    rt__launch_config c = rt_test_config_on(&h100, it, op, dtype, RT_POLICY_TUNED,
+                                            RT__KIND_BIT(RT__KERNEL_STREAM));
+    assert_int_equal(c.kernel, RT__KERNEL_GENERAL);
+    return c;
+}
+
 /* TUNED rule 7: sum-like ops split a long vector-read index over blocks in
-   contiguous chunks (input_chunked): CHUNK_LOADS (8) vectors a thread when
-   that makes several waves, one wave of chunks of whole rounds of 4 when
-   one wave gives each thread 5-16, PyTorch's interleaving at 4 or fewer
-   and for the other ops. One wave here: 132 SMs x 4 blocks of 512. */
+   contiguous chunks (input_chunked) on H100-class GPUs: CHUNK_LOADS (8)
+   vectors a thread when that makes several waves, one wave of chunks of
+   whole rounds of 4 when one wave gives each thread 5-16, PyTorch's
+   interleaving at 4 or fewer, for the other ops and on other GPUs. One
+   wave here: 132 SMs x 4 blocks of 512. */
 static void test_tuned_chunked_split(void **state) {
     (void)state;
     int64_t strides[] = {1};
@@ -1172,7 +1183,7 @@ static void test_tuned_chunked_split(void **state) {
        a thread, 8192 vectors, 512 blocks. */
     int64_t n64[] = {(int64_t)1 << 24};
     rt__iter it = rt_test_make_iter(1, 1, n64, strides, 4, 0);
-    rt__launch_config t = config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    rt__launch_config t = h100_general(&it, RT_OP_SUM, RT_F32);
     assert_dims3(t.block, 512, 1, 1);
     assert_int_equal(t.step_input, 512);
     assert_int_equal(t.input_mult[2], 16 * 512);
@@ -1185,46 +1196,55 @@ static void test_tuned_chunked_split(void **state) {
     rt__iter big = rt_test_make_iter(1, 1, n256, strides, 4, 0);
     const rt_op sumlike[] = {RT_OP_SUM, RT_OP_MEAN, RT_OP_MAX, RT_OP_PROD};
     for (int k = 0; k < 4; k++) {
-        t = config_for(&big, sumlike[k], RT_F32, RT_POLICY_TUNED);
+        t = h100_general(&big, sumlike[k], RT_F32);
         assert_int_equal(t.input_mult[2], 8 * 512);
         assert_int_equal(t.ctas_per_output, 4096);
         assert_chunks_cover(&t, (int64_t)1 << 24);
     }
     rt__op_traits n2 = rt__op_traits_for(RT_OP_NORM, RT_F32, RT_F32, false, 2.0);
-    rt__device_props h200 = rt__device_props_h200();
-    assert_int_equal(rt__config_compute_without(&big, &n2, &h200, RT_POLICY_TUNED,
+    const rt__device_props h100 = rt_test_props_h100();
+    assert_int_equal(rt__config_compute_without(&big, &n2, &h100, RT_POLICY_TUNED,
                                                 RT__KIND_BIT(RT__KERNEL_STREAM), &t),
                      RT_OK);
     assert_int_equal(t.ctas_per_output, 4096);
     assert_chunks_cover(&t, (int64_t)1 << 24);
-    /* Rule 7 turned off: PyTorch's interleaved one-wave split. */
-    t = rt_test_config_without(&big, RT_OP_SUM, RT_F32, RT_POLICY_TUNED,
-                               RT__KIND_BIT(RT__KERNEL_STREAM) | RT__RULE_OFF_CHUNKED);
+    /* Rule 7 turned off, on the model H200 and where the bandwidth is
+       unknown: PyTorch's interleaved one-wave split. */
+    t = rt_test_config_on(&h100, &big, RT_OP_SUM, RT_F32, RT_POLICY_TUNED,
+                          RT__KIND_BIT(RT__KERNEL_STREAM) | RT__RULE_OFF_CHUNKED);
     assert_false(t.input_chunked);
     assert_true(rt__config_global_reduce(&t));
     assert_int_equal(t.input_mult[2], t.step_input / t.ctas_per_output);
+    t = config_for(&big, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_false(t.input_chunked);
+    assert_true(rt__config_global_reduce(&t));
+    rt__device_props unknown = h100;
+    unknown.mem_gbps = 0;
+    t = rt_test_config_on(&unknown, &big, RT_OP_SUM, RT_F32, RT_POLICY_TUNED,
+                          RT__KIND_BIT(RT__KERNEL_STREAM));
+    assert_false(t.input_chunked);
     /* Interleaved: argmax, min with indices, var, the p = 3 norm, any. */
-    assert_false(config_for(&big, RT_OP_ARGMAX, RT_F32, RT_POLICY_TUNED).input_chunked);
-    assert_false(config_for(&big, RT_OP_VAR, RT_F32, RT_POLICY_TUNED).input_chunked);
+    assert_false(h100_general(&big, RT_OP_ARGMAX, RT_F32).input_chunked);
+    assert_false(h100_general(&big, RT_OP_VAR, RT_F32).input_chunked);
     rt__iter bools = rt_test_make_iter(1, 1, n256, strides, 1, 0);
-    assert_false(config_for(&bools, RT_OP_ANY, RT_BOOL, RT_POLICY_TUNED).input_chunked);
+    assert_false(h100_general(&bools, RT_OP_ANY, RT_BOOL).input_chunked);
     rt__op_traits mi = rt__op_traits_for(RT_OP_MAX, RT_F32, RT_F32, true, 2.0);
-    assert_int_equal(rt__config_compute(&big, &mi, &h200, RT_POLICY_TUNED, &t), RT_OK);
+    assert_int_equal(rt__config_compute(&big, &mi, &h100, RT_POLICY_TUNED, &t), RT_OK);
     assert_false(t.input_chunked);
     rt__op_traits n3 = rt__op_traits_for(RT_OP_NORM, RT_F32, RT_F32, false, 3.0);
-    assert_int_equal(rt__config_compute(&big, &n3, &h200, RT_POLICY_TUNED, &t), RT_OK);
+    assert_int_equal(rt__config_compute(&big, &n3, &h100, RT_POLICY_TUNED, &t), RT_OK);
     assert_false(t.input_chunked);
     /* 16 MB: 3.9 vectors a thread at one wave: the interleaved wave. */
     int64_t n16[] = {(int64_t)1 << 22};
     rt__iter mid = rt_test_make_iter(1, 1, n16, strides, 4, 0);
-    t = config_for(&mid, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    t = h100_general(&mid, RT_OP_SUM, RT_F32);
     assert_false(t.input_chunked);
     assert_int_equal(t.ctas_per_output, 512);
     assert_int_equal(t.step_input, 512 * 512);
     /* bf16 reads 8 a vector: 2^26 elements are 8M vectors, 31 a thread at
        one wave -> chunks of 8, 2048 blocks. */
     rt__iter halves = rt_test_make_iter(1, 1, n256, strides, 2, 0);
-    t = config_for(&halves, RT_OP_SUM, RT_BF16, RT_POLICY_TUNED);
+    t = h100_general(&halves, RT_OP_SUM, RT_BF16);
     assert_int_equal(t.input_vec_size, 8);
     assert_int_equal(t.ctas_per_output, 2048);
     assert_chunks_cover(&t, (int64_t)1 << 23);
@@ -1232,7 +1252,7 @@ static void test_tuned_chunked_split(void **state) {
        1024 blocks per row. */
     int64_t rows[] = {(int64_t)1 << 24, 2}, rst[] = {1, (int64_t)1 << 24};
     rt__iter two = rt_test_make_iter(2, 1, rows, rst, 4, 0);
-    t = config_for(&two, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    t = h100_general(&two, RT_OP_SUM, RT_F32);
     assert_dims3(t.grid, 2, 1024, 1);
     assert_chunks_cover(&t, (int64_t)1 << 22);
     /* f64 folds one 8-byte partial per trip: the split is capped at
@@ -1240,14 +1260,14 @@ static void test_tuned_chunked_split(void **state) {
        4, 32 a thread). */
     int64_t n2g[] = {(int64_t)1 << 28};
     rt__iter dbl = rt_test_make_iter(1, 1, n2g, strides, 8, 0);
-    t = config_for(&dbl, RT_OP_SUM, RT_F64, RT_POLICY_TUNED);
+    t = h100_general(&dbl, RT_OP_SUM, RT_F64);
     assert_int_equal(t.ctas_per_output, 4096);
     assert_int_equal(t.input_mult[2], 32 * 512);
     assert_chunks_cover(&t, (int64_t)1 << 26);
     /* A head off the vector boundary: the chunks count ceil(n / 4). */
     int64_t odd[] = {((int64_t)1 << 24) + 3};
     rt__iter mis = rt_test_make_iter(1, 1, odd, strides, 4, 4);
-    t = config_for(&mis, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    t = h100_general(&mis, RT_OP_SUM, RT_F32);
     assert_chunks_cover(&t, (((int64_t)1 << 24) + 3 + 3) / 4);
     /* COMPAT never chunks. */
     assert_false(config_for(&big, RT_OP_SUM, RT_F32, RT_POLICY_COMPAT).input_chunked);
@@ -1411,10 +1431,10 @@ static void test_tuned_stream(void **state) {
     expect_stream((int64_t)1 << 27, RT_OP_MEAN, RT_F32, 4, 4, 16384, 4);
     expect_stream((int64_t)1 << 27, RT_OP_MAX, RT_F32, 4, 4, 16384, 4);
     expect_stream((int64_t)1 << 27, RT_OP_PROD, RT_F32, 4, 4, 16384, 4);
-    /* bf16 sums read 8 a vector (16 bytes); f64 4 (32 bytes: 2 a thread,
-       8-byte states); i32 sums into i64. */
+    /* bf16 sums read 8 a vector (16 bytes); f64 4 (32 bytes: 4 a thread
+       too, 8-byte states); i32 sums into i64. */
     expect_stream((int64_t)1 << 28, RT_OP_SUM, RT_BF16, 8, 4, 16384, 4);
-    expect_stream((int64_t)1 << 26, RT_OP_SUM, RT_F64, 4, 2, 16384, 8);
+    expect_stream((int64_t)1 << 26, RT_OP_SUM, RT_F64, 4, 4, 8192, 8);
     expect_stream((int64_t)1 << 27, RT_OP_SUM, RT_I32, 4, 4, 16384, 8);
     expect_stream((int64_t)1 << 26, RT_OP_MIN, RT_I32, 4, 4, 8192, 4);
     expect_stream(1000003, RT_OP_SUM, RT_F32, 4, 4, 123, 4);
@@ -1443,28 +1463,45 @@ static void test_tuned_stream(void **state) {
     assert_int_equal(rt__config_compute(&it, &n2, &h100, RT_POLICY_TUNED, &t), RT_OK);
     assert_int_equal(t.kernel, RT__KERNEL_STREAM);
     assert_int_equal(t.grid[0], 8192);
-    /* Over 64 MiB, not on the model H200 (4915 GB/s) nor where the
-       bandwidth is unknown: the general kernel's chunked split; 64 MiB and
-       less, STREAM there too. */
+    /* From 64 MiB up, on the model H200 (4915 GB/s) and where the
+       bandwidth is unknown: 256 bytes a thread (16 vectors of 16 bytes, 8
+       of f64's 32), and 32-bit integer sums (8-byte states) go to the
+       general kernel's interleaved split; below 64 MiB, and on the H100,
+       4 vectors. */
     rt__device_props h200 = rt__device_props_h200();
-    assert_int_equal(rt__config_compute(&it, &n2, &h200, RT_POLICY_TUNED, &t), RT_OK);
-    assert_int_equal(t.kernel, RT__KERNEL_GENERAL);
-    assert_true(t.input_chunked);
     rt__device_props unknown = h100;
     unknown.mem_gbps = 0;
-    assert_int_equal(rt__config_compute(&it, &n2, &unknown, RT_POLICY_TUNED, &t), RT_OK);
-    assert_int_equal(t.kernel, RT__KERNEL_GENERAL);
-    int64_t mib64[] = {(int64_t)1 << 24}, over[] = {((int64_t)1 << 24) + 4};
+    int64_t mib64[] = {(int64_t)1 << 24}, under[] = {((int64_t)1 << 24) - 4};
     rt__iter at64 = rt_test_make_iter(1, 1, mib64, unit, 4, 0);
-    rt__iter past64 = rt_test_make_iter(1, 1, over, unit, 4, 0);
-    assert_int_equal(rt__config_compute(&at64, &n2, &h200, RT_POLICY_TUNED, &t), RT_OK);
+    rt__iter under64 = rt_test_make_iter(1, 1, under, unit, 4, 0);
+    const rt__device_props *wide_devs[] = {&h200, &unknown};
+    for (int k = 0; k < 2; k++) {
+        const rt__device_props *dev = wide_devs[k];
+        assert_int_equal(rt__config_compute(&it, &n2, dev, RT_POLICY_TUNED, &t), RT_OK);
+        assert_int_equal(t.kernel, RT__KERNEL_STREAM);
+        assert_int_equal(t.input_mult[2], 16 * 512);
+        assert_int_equal(t.grid[0], 2048);
+        assert_int_equal(rt__config_compute(&at64, &n2, dev, RT_POLICY_TUNED, &t), RT_OK);
+        assert_int_equal(t.kernel, RT__KERNEL_STREAM);
+        assert_int_equal(t.grid[0], 512);
+        assert_int_equal(rt__config_compute(&under64, &n2, dev, RT_POLICY_TUNED, &t), RT_OK);
+        assert_int_equal(t.kernel, RT__KERNEL_STREAM);
+        assert_int_equal(t.input_mult[2], 4 * 512);
+        t = rt_test_config_on(dev, &it, RT_OP_SUM, RT_I32, RT_POLICY_TUNED, 0);
+        assert_int_equal(t.kernel, RT__KERNEL_GENERAL);
+        assert_false(t.input_chunked);
+        t = rt_test_config_on(dev, &under64, RT_OP_SUM, RT_I32, RT_POLICY_TUNED, 0);
+        assert_int_equal(t.kernel, RT__KERNEL_STREAM);
+    }
+    int64_t f64_512[] = {(int64_t)1 << 26};
+    rt__iter doubles = rt_test_make_iter(1, 1, f64_512, unit, 8, 0);
+    t = rt_test_config_on(&h200, &doubles, RT_OP_SUM, RT_F64, RT_POLICY_TUNED, 0);
     assert_int_equal(t.kernel, RT__KERNEL_STREAM);
-    assert_int_equal(rt__config_compute(&at64, &n2, &unknown, RT_POLICY_TUNED, &t), RT_OK);
+    assert_int_equal(t.input_mult[2], 8 * 512);
+    assert_int_equal(t.grid[0], 4096);
+    assert_int_equal(rt__config_compute(&at64, &n2, &h100, RT_POLICY_TUNED, &t), RT_OK);
     assert_int_equal(t.kernel, RT__KERNEL_STREAM);
-    assert_int_equal(rt__config_compute(&past64, &n2, &h200, RT_POLICY_TUNED, &t), RT_OK);
-    assert_int_equal(t.kernel, RT__KERNEL_GENERAL);
-    assert_int_equal(rt__config_compute(&past64, &n2, &h100, RT_POLICY_TUNED, &t), RT_OK);
-    assert_int_equal(t.kernel, RT__KERNEL_STREAM);
+    assert_int_equal(t.grid[0], 2048);
     /* Not STREAM either: min/max with indices; COMPAT; a strided run;
        several outputs; STREAM turned off (the general kernel's chunked
        split). */
@@ -1481,8 +1518,8 @@ static void test_tuned_stream(void **state) {
     rt__iter two_rows = rt_test_make_iter(2, 1, rows, rst, 4, 0);
     assert_int_not_equal(rt_test_config_for(&two_rows, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).kernel,
                          RT__KERNEL_STREAM);
-    t = rt_test_config_without(&it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED,
-                               RT__KIND_BIT(RT__KERNEL_STREAM));
+    t = rt_test_config_on(&h100, &it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED,
+                          RT__KIND_BIT(RT__KERNEL_STREAM));
     assert_int_equal(t.kernel, RT__KERNEL_GENERAL);
     assert_true(t.input_chunked);
 }

@@ -816,10 +816,11 @@ static const tall_case k_outer_tall[] = {
 };
 
 /* TUNED rule 7 (tuned.c): sum-like ops split a long vector-read index in
-   contiguous chunks, one per block; heads off the vector boundary, chunks
-   the last of which is short, two rows, and the ops left interleaved. The
-   sizes clear rule 7's threshold (over 4 vectors a thread at one wave) on
-   132 SMs whatever the kernels' register counts. The full reductions
+   contiguous chunks, one per block, on H100-class GPUs (the cases plan as
+   on one); heads off the vector boundary, chunks the last of which is
+   short, two rows, and the ops left interleaved. The sizes clear rule 7's
+   threshold (over 4 vectors a thread at one wave) on 132 SMs whatever the
+   kernels' register counts. The full reductions
    among them run with the STREAM kernel turned off (test_tuned_paths),
    which would otherwise take them. */
 typedef struct chunk_case {
@@ -903,9 +904,14 @@ static void test_tuned_paths(void **state) {
     for (size_t i = 0; i < nrows; i++)
         run_tuned_case(&k_row_blocks[i].b, 0x7a4ed000ull + n + i, k_row_blocks[i].lanes, ANY_OF,
                        ANY_OF, &d);
+    /* Rule 7 chunks on H100-class GPUs only: plan as on one. */
+    rt__device_props *props = &g_gpu->cuda->props;
+    const int own_gbps = props->mem_gbps;
+    props->mem_gbps = H100_CLASS_TEST_GBPS;
     for (size_t i = 0; i < nchunk; i++)
         run_tuned_case(&k_chunked[i].b, 0x7a4ed000ull + n + nrows + i, 0, k_chunked[i].chunked,
                        RT__KERNEL_GENERAL, &d);
+    props->mem_gbps = own_gbps;
     const size_t nouter = sizeof k_outer_tiles / sizeof k_outer_tiles[0];
     for (size_t i = 0; i < nouter; i++)
         run_tuned_case(&k_outer_tiles[i].b, 0x7a4ed000ull + n + nrows + nchunk + i,
@@ -1070,15 +1076,39 @@ static const branch_case k_stream[] = {
      {0}, 0, false, 0, 1, 1, 1, 0, 1},
 };
 
+/* Runs of 64 MiB and more, planned as on an H200: 256 bytes of vectors a
+   thread (16 of 16 bytes, 8 of f64's 32), a chunk short at the end, a
+   misaligned start, exactly 64 MiB. */
+static const branch_case k_stream_wide[] = {
+    {"stream, wide: f32 mean, 20000017", RT_OP_MEAN, RT_F32, RT_F32, 1, {20000017}, 1, {0}, 2, false,
+     0, 1, 1, 1, 0, 1},
+    {"stream, wide: f32 amax, 2^24 (64 MiB)", RT_OP_MAX, RT_F32, RT_F32, 1, {16777216}, 1, {0}, 0,
+     false, 0, 1, 1, 1, 0, 1},
+    {"stream, wide: f64 sum, 8388613, misaligned", RT_OP_SUM, RT_F64, RT_F64, 1, {8388613}, 1, {0},
+     1, false, 0, 1, 1, 1, 0, 1},
+    {"stream, wide: bf16 sum to f32, 33554441", RT_OP_SUM, RT_BF16, RT_F32, 1, {33554441}, 1, {0},
+     3, false, 0, 1, 1, 1, 0, 1},
+};
+
 /* Runs b as run_tuned_case does, then with the STREAM kernel turned off
    (the general kernel's config) and checks that against the reference
    too; then the two outputs (TUNED's, and this one) must
    agree: integer and bool results bit for bit, min/max the same value
-   (or NaN both), float sums each within the reference's tolerance. */
-static void run_stream_case(const branch_case *b, uint64_t seed, dev_case *d) {
+   (or NaN both), float sums each within the reference's tolerance.
+   thread_bytes > 0: the bytes of vectors a thread of TUNED's config
+   reads. */
+static void run_stream_case(const branch_case *b, uint64_t seed, dev_case *d,
+                            int64_t thread_bytes) {
     rt_case c;
     make_branch_case(&c, b, seed);
     unsigned char *with = check_tuned_case(b, &c, 0, ANY_OF, RT__KERNEL_STREAM, d);
+    if (thread_bytes > 0) {
+        const rt__launch_config t = case_config(g_gpu, &c, d, RT_POLICY_TUNED);
+        const int64_t chunk_bytes =
+            (int64_t)t.input_mult[2] * t.input_vec_size * (int64_t)rt_dtype_size(b->dt);
+        expect_field(b->name, "bytes a thread", (int)thread_bytes,
+                     (int)(chunk_bytes / t.block[0]));
+    }
     assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__KIND_BIT(RT__KERNEL_STREAM)), RT_OK);
     const rt__launch_config off = case_config(g_gpu, &c, d, RT_POLICY_TUNED);
     rt_status s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
@@ -1107,17 +1137,22 @@ static void test_stream(void **state) {
     dev_case d;
     memset(&d, 0, sizeof d);
     const size_t n = sizeof k_stream / sizeof k_stream[0];
-    /* STREAM runs on H100-class GPUs only: plan as on one. */
+    /* Planned as on an H100 (4 vectors a thread), then the runs of 64 MiB
+       and more as on an H200 (256 bytes a thread). */
     rt__device_props *props = &g_gpu->cuda->props;
     const int own_gbps = props->mem_gbps;
     props->mem_gbps = H100_CLASS_TEST_GBPS;
     for (size_t i = 0; i < n; i++)
-        run_stream_case(&k_stream[i], 0x57ea3000ull + i, &d);
+        run_stream_case(&k_stream[i], 0x57ea3000ull + i, &d, 0);
+    const size_t n_wide = sizeof k_stream_wide / sizeof k_stream_wide[0];
+    props->mem_gbps = H200_TEST_GBPS;
+    for (size_t i = 0; i < n_wide; i++)
+        run_stream_case(&k_stream_wide[i], 0x57ea4000ull + i, &d, 256);
     props->mem_gbps = own_gbps;
     dev_case_free(&d);
-    print_message("stream cases: %zu, each twice on TUNED, once on COMPAT and once with STREAM "
-                  "off\n",
-                  n);
+    print_message("stream cases: %zu and %zu over 64 MiB, each twice on TUNED, once on COMPAT and "
+                  "once with STREAM off\n",
+                  n, n_wide);
 }
 
 /* Ties and NaNs in arg-reductions: the lowest index wins whatever the

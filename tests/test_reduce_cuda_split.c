@@ -159,12 +159,8 @@ static void test_split_limit(void **state) {
     (void)state;
     dev_case d;
     memset(&d, 0, sizeof d);
-    /* STREAM runs on H100-class GPUs only: its cases plan as on one. */
-    rt__device_props *props = &g_gpu->cuda->props;
-    const int own_gbps = props->mem_gbps;
     for (size_t i = 0; i < sizeof k_splits / sizeof k_splits[0]; i++) {
         const split_case *sc = &k_splits[i];
-        props->mem_gbps = sc->kind == RT__KERNEL_STREAM ? H100_CLASS_TEST_GBPS : own_gbps;
         rt_case c;
         make_case(&c, sc->op, sc->dt, sc->odt, sc->nd, sc->shape, sc->dims, sc->ndims, 1, sc->idx,
                   0x5b117ull + i);
@@ -187,7 +183,6 @@ static void test_split_limit(void **state) {
         check_case_gpu(&c, s, sc->name);
         rt_case_free(&c);
     }
-    props->mem_gbps = own_gbps;
     dev_case_free(&d);
     print_message("split-limit cases: %zu\n", sizeof k_splits / sizeof k_splits[0]);
 }

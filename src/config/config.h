@@ -134,8 +134,8 @@ typedef enum rt__kernel_kind {
 /* The ROWS block kernel's two-pass var/std (tuned_rows.c): Welford's
    folds again. */
 #define RT__RULE_OFF_ROW_TWO_PASS (1u << 21)
-/* TUNED rule 7 (tuned.c): a block split in contiguous chunks; PyTorch's
-   interleaved one-wave split instead (measured on an H100 only). */
+/* TUNED rule 7 (tuned.c): a block split in contiguous chunks, on H100-class
+   GPUs; PyTorch's interleaved one-wave split instead. */
 #define RT__RULE_OFF_CHUNKED (1u << 22)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
@@ -287,10 +287,11 @@ int rt__config_kernel_threads(const rt__op_traits *op, int ovs);
 
 /* Whether dev's DRAM bandwidth is known and at most RT__H100_CLASS_MAX_GBPS.
    The kinds and shapes that keep fewer bytes in flight a SM than the
-   others (the ROWS warp kernel, the STREAM kernel over 64 MiB, the block
-   kernel's wide rows) measured faster on an H100 and slower on an H200
-   (bench/NOTES.md v1.15, v1.16), so TUNED takes them only here; unknown
-   bandwidth keeps the shapes that hold up on both. */
+   others (the ROWS warp kernel, the STREAM kernel's 4 vectors a thread
+   over 64 MiB, the block kernel's wide rows, rule 7's contiguous chunks)
+   measured faster on an H100 and slower on an H200 (bench/NOTES.md
+   v1.15-v1.17), so TUNED takes them only here; unknown bandwidth keeps
+   the shapes that hold up on both. */
 bool rt__config_h100_class(const rt__device_props *dev);
 
 /*

@@ -121,6 +121,12 @@ static int64_t resident_blocks(const rt__op_traits *op, const rt__device_props *
    when that makes several waves of blocks; when one wave would give each
    thread 5 to 16 vectors, one wave of contiguous chunks (64 MB); at 4 or
    fewer, the interleaved wave, a single round of loads either way.
+   On H100-class GPUs only (rt__config_h100_class): on an H200 the
+   interleaved wave read the full reductions the STREAM kernel does not
+   take faster (bench/NOTES.md v1.17, runs 3-4, rt_bench against
+   --kinds-off stream,chunked, us: i32 sums 512 MB 134.8 chunked, 126.9-127.0
+   interleaved; f32 2^27 130.5-130.6 / 122.5-122.9, 1 GB 253.7 / 237.8-238.3,
+   256 MB 68.7 / 65.3, f64 128.4-128.6 / 124.0-124.3).
    Returns false, and leaves c alone, where the rule does not apply. */
 enum {
     CHUNK_LOADS = 8,       /* vectors a thread reads in a many-wave chunked split */
@@ -185,7 +191,7 @@ static bool retune_global_split(const rt__iter *it, const rt__op_traits *op,
     const int64_t folders = c->input_mult[0] != 0 ? c->num_threads : c->block[1];
     const int64_t per_trip = folders * RT__TAIL_LOADS(op->acc_size);
     const int64_t cap = rt__min64(rt__max64(2, MAX_TAIL_TRIPS * per_trip), 65535);
-    if (!(kinds_off & RT__RULE_OFF_CHUNKED) &&
+    if (!(kinds_off & RT__RULE_OFF_CHUNKED) && rt__config_h100_class(dev) &&
         chunk_split(it, op, target_grid / grid_x /* >= 1 */, cap, dev->warp_size, c))
         return false;
     /* At most one wave: a grid a little over it runs a second, nearly

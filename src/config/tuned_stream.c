@@ -21,7 +21,7 @@
  * ("raw read": each block writes its partial and nothing folds them;
  * "+ fold": an acq_rel count and a coalesced fold by the last block.)
  * This kernel is that shape with the library's ops: RT__STREAM_THREADS
- * threads a block, STREAM_BYTES_PER_THREAD of vectors a thread in one
+ * threads a block, STREAM_VECTORS_PER_THREAD vectors a thread in one
  * round, ~90 bytes of arguments instead of ~900, no offset calculators,
  * and a last-block fold that loads 16-byte packs of partials. Measured
  * against the general kernel's chunked split on the same calls (H100,
@@ -48,26 +48,48 @@
  *   f64 128.3-128.7 / 134.1-134.3   bf16 130.8-131.0 / 136.9-137.3
  *   i32 134.9-135.3 / 139.4-139.9   amax 131.1-131.2 / 136.5-136.9
  * (one round of 4 loads a thread, then the block exits: too few bytes in
- * flight for ~4.9 TB/s). Below that it still won: the same H200, full
- * gpu-checks before and after a gate at every size (v1.16 runs 10 and 12,
- * rt_bench from C, us, STREAM / general): 4 MB 7.22 / 8.38, 16 MB 10.26 /
- * 11.55, 64 MB 22.53 / 22.14 (run 11: 22.9-23.1 / 23.6-23.7), 256 MB
- * 70.93 / 68.03. So on GPUs that are not H100-class (rt__config_h100_class,
- * unknown bandwidth included) runs of up to STREAM_OTHER_MAX_BYTES only.
- * (The combined rule was not re-run on the H200: each side of the line is
- * the configuration measured there.)
+ * flight for ~4.9 TB/s); v1.16 kept STREAM to runs of up to 64 MiB there.
+ * Longer chunks a thread fix that: H200, rt_bench with the bytes a thread
+ * as a probe knob, two passes, medians of 60, us (bench/NOTES.md v1.17,
+ * runs 3-4; "v1.16" is STREAM at 64 bytes up to 64 MiB and rule 7's
+ * chunked split above, "interleaved" PyTorch's one-wave split,
+ * --kinds-off stream,chunked):
+ *                 v1.16   interleaved  STREAM 64 B   128 B      256 B      512 B     CUB
+ *   f32 1 MB       5.9     7.3-7.5     6.2-6.4     6.5-6.9    7.5-8.0    10.1-10.2
+ *       4 MB       6.9     7.7-8.3     6.6-7.3     6.9-7.5    7.5-8.3    10.1-10.2
+ *       16 MB     10.2    11.3-11.6    10.0-10.3   10.0-10.2  10.1-10.4  11.4-11.7
+ *       64 MB     22.4    22.3-22.4    22.3-22.5   21.5-21.6  20.5-20.7  20.8      22.5
+ *       256 MB    68.7    65.3         70.9-71.1   66.7-66.9  64.3-64.5  64.3      66.5
+ *       512 MB   130.5   122.5-122.9  136.4-136.7 128.2      121.1-121.3 121.1    123.7
+ *       1 GB     253.7   237.8-238.3  266.7-267.3 251.2-251.5 235.4-235.5 235.0-235.2 238.5
+ *   f64 512 MB   128.5   124.0-124.3  134.3-134.8 128.2-128.9 121.6      121.7-121.9
+ *   amax 512 MB  130.7   122.7-122.9  136.5-136.6 128.0-128.5 121.3-121.4 120.9-121.1
+ *   i32 512 MB   134.8   126.9-127.0  139.8-140.0 129.8-130.2 128.3-128.4 129.4-129.5
+ * So on GPUs that are not H100-class (rt__config_h100_class, unknown
+ * bandwidth included), runs of STREAM_WIDE_MIN_BYTES and more take
+ * STREAM_WIDE_BYTES_PER_THREAD, except 32-bit integers summed into 64-bit states, which the interleaved
+ * split reads faster (rule 7 is H100-only too, tuned.c). On the H100 the
+ * same knob (run 5, same passes) kept 64 bytes for 4-byte elements (f32
+ * sum 512 MB 174.1-174.3 at 64, 174.1-174.2 at 128, 175.0-175.1 at 256,
+ * 1 GB 340.7-341.0 / 341.2-341.4 / 343.7-343.8) but f64's 32-byte vectors
+ * read faster four a thread than two (512 MB 175.1-175.3 at 64 bytes,
+ * 174.3 at 128, 174.6 at 256: two rounds of its 2 loads in flight, and
+ * half the blocks, whose 8-byte partials the last block folds in half
+ * the loads), as fast as f32: so 4 vectors a thread whatever their width.
  */
 #include "config_policies.h"
 
 enum {
-    /* Bytes of vectors a thread reads: four 16-byte loads in flight, the
-       probe's 512 x 4 (one round: 8 a thread read 1 GiB in 341.1 us
-       against 339.1 with 4, the grid's last blocks finishing later). */
-    STREAM_BYTES_PER_THREAD = 64,
+    /* Vectors a thread reads: the probe's 512 x 4 (8 a thread read 1 GiB
+       in 341.1 us against 339.1 with 4, the grid's last blocks finishing
+       later): 64 bytes of 16-byte vectors, 128 of f64's 32-byte ones. */
+    STREAM_VECTORS_PER_THREAD = 4,
+    /* Bytes a thread reads from STREAM_WIDE_MIN_BYTES up on GPUs that are
+       not H100-class (above), in rounds of the op's loads in flight. */
+    STREAM_WIDE_BYTES_PER_THREAD = 256,
     STREAM_MIN_VECTOR_BYTES = 16
 };
-/* The longest run STREAM takes on a GPU that is not H100-class (above). */
-#define STREAM_OTHER_MAX_BYTES ((int64_t)64 << 20)
+#define STREAM_WIDE_MIN_BYTES ((int64_t)64 << 20)
 
 bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
                              const rt__device_props *dev, rt__launch_config *cfg) {
@@ -79,20 +101,22 @@ bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
     const int64_t n = it->inputs_per_output;
     if (n * elem <= RT__TINY_MAX_BYTES)
         return false;
-    if (!rt__config_h100_class(dev) && n * elem > STREAM_OTHER_MAX_BYTES)
-        return false;
-    /* The kernel reads the op's own vectors (input_vec_size elements); a
-       thread takes as many as make its bytes: 4 of 16 bytes, 2 of f64's
-       32. Ops on 1- and 2-byte inputs whose vectors are narrower (byte
-       sums, min/max of 8- and 16-bit integers: 4 elements) would take
-       8-16 a thread, 2 loads in flight at a time: unmeasured, so they
-       keep the general kernel. The vectors start at the first aligned
-       element, so a head off the boundary can leave one vector fewer than
-       n / V: rounding up covers them either way. */
+    const bool wide = !rt__config_h100_class(dev) && n * elem >= STREAM_WIDE_MIN_BYTES;
+    if (wide && elem == 4 && op->acc_size == 8)
+        return false; /* 32-bit integer sums into 64-bit states */
+    /* The kernel reads the op's own vectors (input_vec_size elements), 4
+       a thread, or as many as make STREAM_WIDE_BYTES_PER_THREAD: 16 of 16
+       bytes, 8 of f64's 32. Ops on 1- and 2-byte inputs whose vectors are
+       narrower (byte sums, min/max of 8- and 16-bit integers: 4 elements)
+       would take 2 loads in flight at a time: unmeasured, so they keep
+       the general kernel. The vectors start at the first aligned element,
+       so a head off the boundary can leave one vector fewer than n / V:
+       rounding up covers them either way. */
     const int64_t vec_bytes = (int64_t)op->input_vec_size * elem;
     if (vec_bytes < STREAM_MIN_VECTOR_BYTES)
         return false;
-    const int64_t per_thread = rt__max64(1, STREAM_BYTES_PER_THREAD / vec_bytes);
+    const int64_t per_thread =
+        wide ? STREAM_WIDE_BYTES_PER_THREAD / vec_bytes : STREAM_VECTORS_PER_THREAD;
     const int64_t threads = RT__STREAM_THREADS;
     const int64_t chunk = threads * per_thread;
     const int64_t units = rt__div_up(n, op->input_vec_size);
