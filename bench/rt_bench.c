@@ -34,7 +34,8 @@ static const char usage[] =
     "                   outer-tall TUNED rule 10 (tall outer blocks of 16 x 32),\n"
     "                   outer-wave rule 11 (a wave of outer tiles of 32 x 16),\n"
     "                   row-two-pass the block kernel's two-pass var/std rows,\n"
-    "                   chunked rule 7 (contiguous chunks of a block split)\n"
+    "                   chunked rule 7 (contiguous chunks of a block split),\n"
+    "                   half-tile the ROWS tile's half tiles for rows of 128 bytes\n"
     "  --list-json      print the suite as JSON and exit (needs no GPU)\n";
 
 /* One case's buffers: nslots input and output copies it rotates through. */
@@ -236,7 +237,8 @@ static bool parse_kinds(const char *list, unsigned *mask) {
                  {"outer-tall", RT__RULE_OFF_OUTER_TALL},
                  {"outer-wave", RT__RULE_OFF_OUTER_WAVE},
                  {"row-two-pass", RT__RULE_OFF_ROW_TWO_PASS},
-                 {"chunked", RT__RULE_OFF_CHUNKED}};
+                 {"chunked", RT__RULE_OFF_CHUNKED},
+                 {"half-tile", RT__RULE_OFF_HALF_TILE}};
     *mask = 0;
     for (const char *p = list; *p != '\0';) {
         const size_t len = strcspn(p, ",");

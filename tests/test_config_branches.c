@@ -547,6 +547,45 @@ static void expect_rows_block(int64_t len, int64_t rows, rt_op op, rt_dtype dt, 
     expect_rows_block_on(&h200, len, rows, op, dt, threads, loads, pair);
 }
 
+/* The ROWS tile's half tiles (tuned_rows.c): packed rows of 128 bytes on
+   H100-class GPUs take 9 KiB tiles (64 rows of 32 floats, two lanes a
+   row) instead of 18 KiB (128 rows, a thread a row); other row lengths,
+   the H200 and the switch keep the full tile. */
+static void test_tuned_half_tile(void **state) {
+    (void)state;
+    const rt__device_props h100 = rt_test_props_h100();
+    const rt__device_props h200 = rt__device_props_h200();
+    const int64_t rows = (int64_t)1 << 22;
+    static const struct {
+        int64_t len;
+        rt_dtype dt;
+        int half_rows, full_rows;
+    } k[] = {{32, RT_F32, 64, 128}, {64, RT_F16, 64, 128}, {16, RT_F64, 64, 128}};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        rt__launch_config c = rows_config_on(&h100, k[i].len, k[i].len, rows, RT_OP_SUM, k[i].dt, 0);
+        assert_true(c.rows_tile);
+        assert_int_equal(c.rows_per_block, k[i].half_rows);
+        assert_int_equal(c.rows_group, 128 / k[i].half_rows);
+        assert_int_equal(c.grid[0], rows / k[i].half_rows);
+        /* The tile and one vector past it: 8 KiB + 16 bytes. */
+        assert_int_equal(c.shared_memory_bytes, k[i].half_rows * 128 + 16);
+        c = rows_config_on(&h200, k[i].len, k[i].len, rows, RT_OP_SUM, k[i].dt, 0);
+        assert_true(c.rows_tile);
+        assert_int_equal(c.rows_per_block, k[i].full_rows);
+        assert_int_equal(c.rows_group, 1);
+        c = rows_config_on(&h100, k[i].len, k[i].len, rows, RT_OP_SUM, k[i].dt,
+                           RT__RULE_OFF_HALF_TILE);
+        assert_int_equal(c.rows_per_block, k[i].full_rows);
+    }
+    /* Rows of 33 and 16 floats: the full tile on the H100 too. */
+    rt__launch_config c = rows_config_on(&h100, 33, 33, rows, RT_OP_SUM, RT_F32, 0);
+    assert_true(c.rows_tile);
+    assert_int_equal(c.rows_per_block, 128);
+    c = rows_config_on(&h100, 16, 16, rows, RT_OP_SUM, RT_F32, 0);
+    assert_true(c.rows_tile);
+    assert_int_equal(c.rows_per_block, 256);
+}
+
 static void test_tuned_rows_block(void **state) {
     (void)state;
     /* 4096 floats: 1024 vectors, four each on 256 threads; 8 blocks of
@@ -1547,6 +1586,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_indexed_one_output),
         cmocka_unit_test(test_tuned_row_blocks),
         cmocka_unit_test(test_tuned_rows_block),
+        cmocka_unit_test(test_tuned_half_tile),
         cmocka_unit_test(test_tuned_chunked_split),
         cmocka_unit_test(test_tuned_tiny),
         cmocka_unit_test(test_tuned_stream),

@@ -272,10 +272,11 @@ typedef struct rows_case {
                       2 vectors a thread: the wide blocks), vector loads */
 } rows_case;
 
-/* WARP and WIDE are H100-class paths: their cases plan as on an H100
-   whatever the GPU (H100_CLASS_TEST_GBPS). */
+/* WARP, WIDE and HALF_TILE (the tile at two lanes a row of 128 bytes) are
+   H100-class paths: their cases plan as on an H100 whatever the GPU
+   (H100_CLASS_TEST_GBPS). */
 enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT, ROWS_BLOCK, ROWS_PAIR, ROWS_WARP, ROWS_TWO_PASS,
-       ROWS_WIDE };
+       ROWS_WIDE, ROWS_HALF_TILE };
 
 /* n rows of len elements, pitch apart (pitch > len: a slice), reduced over
    the last dim; outer > 1 adds a kept dim whose stride is not n * pitch
@@ -285,6 +286,18 @@ static const rows_case k_rows[] = {
     {"tile f32 sum, L=33, misaligned", RT_OP_SUM, RT_F32, RT_F32, 1, 2000, 33, 33, 1, false, false, 0,
      1, 0},
     {"tile f32 sum, L=32", RT_OP_SUM, RT_F32, RT_F32, 1, 4100, 32, 32, 0, false, false, 0, 1, 0},
+    /* Rows of 128 bytes in half tiles (64 rows, two lanes a row), planned
+       as on an H100, enough of them for 2 tiles a SM (else the tiles
+       shrink): a short last tile, a misaligned start, 16-bit rows of 64,
+       doubles of 16. */
+    {"half tile f32 sum, L=32", RT_OP_SUM, RT_F32, RT_F32, 1, 20011, 32, 32, 0, false, false, 0,
+     ROWS_HALF_TILE, 0},
+    {"half tile f32 amax keepdim, L=32, misaligned", RT_OP_MAX, RT_F32, RT_F32, 1, 17000, 32, 32, 1,
+     false, true, 0, ROWS_HALF_TILE, 0},
+    {"half tile bf16 mean to f32, L=64", RT_OP_MEAN, RT_BF16, RT_F32, 1, 18000, 64, 64, 0, false,
+     false, 0, ROWS_HALF_TILE, 0},
+    {"half tile f64 var, L=16", RT_OP_VAR, RT_F64, RT_F64, 1, 16900, 16, 16, 0, false, false, 1,
+     ROWS_HALF_TILE, 0},
     {"short f64 var, L=7", RT_OP_VAR, RT_F64, RT_F64, 1, 700, 7, 7, 1, false, false, 1, ROWS_SHORT, 0},
     {"tile f16 mean to f32, L=32", RT_OP_MEAN, RT_F16, RT_F32, 1, 1500, 32, 32, 3, false, false, 0, 1,
      0},
@@ -501,7 +514,8 @@ static void expect_rows_kind(const rt_case *c, dev_case *d, const rows_case *rc)
     if (cfg.kernel != RT__KERNEL_ROWS)
         fail_msg("%s: TUNED did not choose the ROWS kernel", rc->name);
     expect_field(rc->name, "ROWS kind", rc->kind,
-                 cfg.rows_tile    ? ROWS_TILE
+                 cfg.rows_tile    ? (rc->kind == ROWS_HALF_TILE && cfg.rows_group == 2 ? ROWS_HALF_TILE
+                                                                                      : ROWS_TILE)
                  : cfg.rows_warp  ? ROWS_WARP
                  : cfg.rows_short ? ROWS_SHORT
                  : cfg.rows_block ? (cfg.rows_per_block == 2 ? ROWS_PAIR
@@ -524,8 +538,9 @@ static void test_rows(void **state) {
         const rows_case *rc = &k_rows[i];
         rt_case c;
         make_rows_case(&c, rc, 0x20550000ull + i);
-        props->mem_gbps =
-            rc->kind == ROWS_WARP || rc->kind == ROWS_WIDE ? H100_CLASS_TEST_GBPS : own_gbps;
+        props->mem_gbps = rc->kind == ROWS_WARP || rc->kind == ROWS_WIDE || rc->kind == ROWS_HALF_TILE
+                              ? H100_CLASS_TEST_GBPS
+                              : own_gbps;
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
         check_case_gpu(&c, s, rc->name);
         expect_rows_kind(&c, &d, rc);

@@ -137,6 +137,9 @@ typedef enum rt__kernel_kind {
 /* TUNED rule 7 (tuned.c): a block split in contiguous chunks, on H100-class
    GPUs; PyTorch's interleaved one-wave split instead. */
 #define RT__RULE_OFF_CHUNKED (1u << 22)
+/* The ROWS tile's half tiles for rows of 128 bytes (tuned_rows.c), on
+   H100-class GPUs: the full tile again. */
+#define RT__RULE_OFF_HALF_TILE (1u << 23)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its
@@ -288,7 +291,8 @@ int rt__config_kernel_threads(const rt__op_traits *op, int ovs);
 /* Whether dev's DRAM bandwidth is known and at most RT__H100_CLASS_MAX_GBPS.
    The kinds and shapes that keep fewer bytes in flight a SM than the
    others (the ROWS warp kernel, the STREAM kernel's 4 vectors a thread
-   over 64 MiB, the block kernel's wide rows, rule 7's contiguous chunks)
+   over 64 MiB, the block kernel's wide rows, the tile's half tiles, rule
+   7's contiguous chunks)
    measured faster on an H100 and slower on an H200 (bench/NOTES.md
    v1.15-v1.17), so TUNED takes them only here; unknown bandwidth keeps
    the shapes that hold up on both. */

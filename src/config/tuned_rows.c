@@ -14,7 +14,8 @@
  *    rows: a block copies its rows into shared memory with aligned 16-byte
  *    loads and a thread (or a group of lanes, for long rows) folds each
  *    row, so the loads are coalesced and 16 bytes wide for odd lengths
- *    (33, 127, 129) too.
+ *    (33, 127, 129) too; rows of 128 bytes in half tiles on H100-class
+ *    GPUs.
  *  - direct: a group of G lanes per row, 16-byte loads when every row start
  *    is aligned, 2 to 8 rows per group in flight, for rows up to
  *    2048 elements when there are enough of them to fill the GPU, and for
@@ -58,6 +59,20 @@ enum { ROWS_TILE_MAX_ROW_BYTES = 2048 };
    serial loads per thread ran [528416,127] at 54%; a warp per row of 127
    read straight from global memory (direct), 187 us. */
 enum { ROWS_TILE_BYTES = 18432, ROWS_TILE_THREADS = 128 };
+/* Packed rows of exactly this many bytes (32 floats, 64 16-bit values, 16
+   doubles) take tiles of half ROWS_TILE_BYTES on H100-class GPUs: 64 rows
+   of 32 floats a tile, two lanes a row. rt_bench, --filter
+   x32_d1,x33_d1,x127_d1,x129_d1, the tile's bytes as a probe knob,
+   alternating, three passes a GPU, us (bench/NOTES.md v1.17, runs 7-9):
+                           H100: 18 KiB     9 KiB          H200: 18 KiB   9 KiB
+     [2^22,32] f32 sum     188.7-189.0     186.6-186.8         135.1-135.3  147.2-147.7
+     [2033601,33]           98.4-99.3      114.8-115.2          74.3-74.7   90.2-90.5
+   (torch.compile 186.9 on the H100, v1.17 run 1; 4.5 KiB tiles: 226.7 and
+   215.8 for rows of 32; 36 KiB on the H200: 158.0.) Rows of 33 lose
+   with two lanes a row of 33 (v1.8 found the same), and the H200 wants
+   the bytes in flight of the larger tile; rows of other whole-vector
+   lengths were not measured. */
+enum { ROWS_HALF_TILE_ROW_BYTES = 128 };
 
 static int pow2_floor(int64_t v) {
     int p = 1;
@@ -352,7 +367,9 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
     if (packed && L * elem <= ROWS_TILE_MAX_ROW_BYTES) {
         /* As many rows as fit the tile (a power of two, 8 to 4096), but at
            least two blocks per SM when there are few rows. */
-        int64_t t = pow2_floor(ROWS_TILE_BYTES / (L * elem));
+        const bool half = !(kinds_off & RT__RULE_OFF_HALF_TILE) && rt__config_h100_class(dev) &&
+                          L * elem == ROWS_HALF_TILE_ROW_BYTES;
+        int64_t t = pow2_floor((half ? ROWS_TILE_BYTES / 2 : ROWS_TILE_BYTES) / (L * elem));
         t = t > 4096 ? 4096 : t < 8 ? 8 : t;
         while (t > 8 && (N + t - 1) / t < 2 * (int64_t)dev->num_sms)
             t /= 2;
