@@ -562,19 +562,19 @@ static void test_tuned_half_tile(void **state) {
         int half_rows, full_rows;
     } k[] = {{32, RT_F32, 64, 128}, {64, RT_F16, 64, 128}, {16, RT_F64, 64, 128}};
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
-        rt__launch_config c = rows_config_on(&h100, k[i].len, k[i].len, rows, RT_OP_SUM, k[i].dt, 0);
+        const int64_t len = k[i].len;
+        rt__launch_config c = rows_config_on(&h100, len, len, rows, RT_OP_SUM, k[i].dt, 0);
         assert_true(c.rows_tile);
         assert_int_equal(c.rows_per_block, k[i].half_rows);
         assert_int_equal(c.rows_group, 128 / k[i].half_rows);
         assert_int_equal(c.grid[0], rows / k[i].half_rows);
         /* The tile and one vector past it: 8 KiB + 16 bytes. */
         assert_int_equal(c.shared_memory_bytes, k[i].half_rows * 128 + 16);
-        c = rows_config_on(&h200, k[i].len, k[i].len, rows, RT_OP_SUM, k[i].dt, 0);
+        c = rows_config_on(&h200, len, len, rows, RT_OP_SUM, k[i].dt, 0);
         assert_true(c.rows_tile);
         assert_int_equal(c.rows_per_block, k[i].full_rows);
         assert_int_equal(c.rows_group, 1);
-        c = rows_config_on(&h100, k[i].len, k[i].len, rows, RT_OP_SUM, k[i].dt,
-                           RT__RULE_OFF_HALF_TILE);
+        c = rows_config_on(&h100, len, len, rows, RT_OP_SUM, k[i].dt, RT__RULE_OFF_HALF_TILE);
         assert_int_equal(c.rows_per_block, k[i].full_rows);
     }
     /* Rows of 33 and 16 floats: the full tile on the H100 too. */

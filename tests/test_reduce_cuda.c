@@ -513,9 +513,9 @@ static void expect_rows_kind(const rt_case *c, dev_case *d, const rows_case *rc)
     rt__launch_config cfg = case_config(g_gpu, c, d, RT_POLICY_TUNED);
     if (cfg.kernel != RT__KERNEL_ROWS)
         fail_msg("%s: TUNED did not choose the ROWS kernel", rc->name);
+    const int tile = rc->kind == ROWS_HALF_TILE && cfg.rows_group == 2 ? ROWS_HALF_TILE : ROWS_TILE;
     expect_field(rc->name, "ROWS kind", rc->kind,
-                 cfg.rows_tile    ? (rc->kind == ROWS_HALF_TILE && cfg.rows_group == 2 ? ROWS_HALF_TILE
-                                                                                      : ROWS_TILE)
+                 cfg.rows_tile    ? tile
                  : cfg.rows_warp  ? ROWS_WARP
                  : cfg.rows_short ? ROWS_SHORT
                  : cfg.rows_block ? (cfg.rows_per_block == 2 ? ROWS_PAIR
@@ -538,9 +538,9 @@ static void test_rows(void **state) {
         const rows_case *rc = &k_rows[i];
         rt_case c;
         make_rows_case(&c, rc, 0x20550000ull + i);
-        props->mem_gbps = rc->kind == ROWS_WARP || rc->kind == ROWS_WIDE || rc->kind == ROWS_HALF_TILE
-                              ? H100_CLASS_TEST_GBPS
-                              : own_gbps;
+        const bool h100_path =
+            rc->kind == ROWS_WARP || rc->kind == ROWS_WIDE || rc->kind == ROWS_HALF_TILE;
+        props->mem_gbps = h100_path ? H100_CLASS_TEST_GBPS : own_gbps;
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
         check_case_gpu(&c, s, rc->name);
         expect_rows_kind(&c, &d, rc);
@@ -1095,8 +1095,8 @@ static const branch_case k_stream[] = {
    thread (16 of 16 bytes, 8 of f64's 32), a chunk short at the end, a
    misaligned start, exactly 64 MiB. */
 static const branch_case k_stream_wide[] = {
-    {"stream, wide: f32 mean, 20000017", RT_OP_MEAN, RT_F32, RT_F32, 1, {20000017}, 1, {0}, 2, false,
-     0, 1, 1, 1, 0, 1},
+    {"stream, wide: f32 mean, 20000017", RT_OP_MEAN, RT_F32, RT_F32, 1, {20000017}, 1, {0}, 2,
+     false, 0, 1, 1, 1, 0, 1},
     {"stream, wide: f32 amax, 2^24 (64 MiB)", RT_OP_MAX, RT_F32, RT_F32, 1, {16777216}, 1, {0}, 0,
      false, 0, 1, 1, 1, 0, 1},
     {"stream, wide: f64 sum, 8388613, misaligned", RT_OP_SUM, RT_F64, RT_F64, 1, {8388613}, 1, {0},

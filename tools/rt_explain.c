@@ -22,8 +22,8 @@
  * (the H200's 4915 by default; an H100 SXM's is 3352; 0: unknown): at
  * 4000 or less (an H100-class GPU) TUNED also takes the ROWS warp kernel,
  * the wide row blocks of sums, half tiles for rows of 128 bytes and rule
- * 7's chunked block splits; above it
- * the STREAM kernel reads 256 bytes a thread from 64 MiB up. The
+ * 7's chunked block splits; above it the STREAM kernel reads 256 bytes a
+ * thread from 64 MiB up. The
  * output dtype is the op's default (rt_reduce_default_dtype), the output
  * contiguous. Prints one JSON object on stdout: the arguments, the
  * output shape, the iteration space (iter strides in bytes, output operand

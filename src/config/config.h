@@ -292,10 +292,9 @@ int rt__config_kernel_threads(const rt__op_traits *op, int ovs);
    The kinds and shapes that keep fewer bytes in flight a SM than the
    others (the ROWS warp kernel, the STREAM kernel's 4 vectors a thread
    over 64 MiB, the block kernel's wide rows, the tile's half tiles, rule
-   7's contiguous chunks)
-   measured faster on an H100 and slower on an H200 (bench/NOTES.md
-   v1.15-v1.17), so TUNED takes them only here; unknown bandwidth keeps
-   the shapes that hold up on both. */
+   7's contiguous chunks) measured faster on an H100 and slower on an H200
+   (bench/NOTES.md v1.15-v1.17), so TUNED takes them only here; unknown
+   bandwidth keeps the shapes that hold up on both. */
 bool rt__config_h100_class(const rt__device_props *dev);
 
 /*
