@@ -104,7 +104,7 @@ bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
         return false;
     const bool wide = !rt__config_h100_class(dev) && n * elem >= STREAM_WIDE_MIN_BYTES;
     if (wide && elem == 4 && op->acc_size == 8)
-        return false; /* 32-bit integer sums into 64-bit states */
+        return false; /* 4-byte inputs into 8-byte states: 32-bit integer sums, products */
     /* The kernel reads the op's own vectors (input_vec_size elements), 4
        a thread, or as many as make STREAM_WIDE_BYTES_PER_THREAD: 16 of 16
        bytes, 8 of f64's 32. Ops on 1- and 2-byte inputs whose vectors are
