@@ -23,47 +23,50 @@ enum ProbeHint {
     TRITON_EF
 };
 
+// One ld.global<QUAL>.v4.f32 of p into v: the flavours that differ only
+// in the instruction's qualifiers.
+#define RT_PROBE_LD4(QUAL, v, p)                                                                   \
+    asm volatile("ld.global" QUAL ".v4.f32 {%0,%1,%2,%3}, [%4];"                                   \
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)                                      \
+                 : "l"(p))
+// The same with an L2 cache policy (createpolicy) operand.
+#define RT_PROBE_LD4_POLICY(QUAL, v, p, pol)                                                       \
+    asm volatile("ld.global" QUAL ".L2::cache_hint.v4.f32 {%0,%1,%2,%3}, [%4], %5;"                \
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)                                      \
+                 : "l"(p), "l"(pol))
+
 template <int HINT> __device__ __forceinline__ float4 probe_load4(const float4 *p) {
     float4 v;
     if (HINT == NC) {
         v = __ldg(p);
     } else if (HINT == NC_L2_256) {
-        asm volatile("ld.global.nc.L2::256B.v4.f32 {%0,%1,%2,%3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p));
+        RT_PROBE_LD4(".nc.L2::256B", v, p);
     } else if (HINT == PLAIN) {
-        asm volatile("ld.global.v4.f32 {%0,%1,%2,%3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p));
+        RT_PROBE_LD4("", v, p);
     } else if (HINT == CS) {
         v = __ldcs(p);
     } else if (HINT == L1_EVICT_FIRST) {
-        asm volatile("ld.global.L1::evict_first.v4.f32 {%0,%1,%2,%3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p));
+        RT_PROBE_LD4(".L1::evict_first", v, p);
     } else if (HINT == L1_NO_ALLOCATE) {
-        asm volatile("ld.global.L1::no_allocate.v4.f32 {%0,%1,%2,%3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p));
-    } else if (HINT == TRITON_EF) {
-        // What Triton emits for eviction_policy='evict_first'.
-        unsigned long long pol;
-        asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-        asm volatile("ld.global.L1::evict_first.L2::cache_hint.v4.f32 {%0,%1,%2,%3}, [%4], %5;"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p), "l"(pol));
+        RT_PROBE_LD4(".L1::no_allocate", v, p);
     } else {
+        // An L2 eviction-priority policy on the load (EVICT_FIRST,
+        // EVICT_LAST); TRITON_EF, what Triton emits for
+        // eviction_policy='evict_first', adds L1::evict_first.
         unsigned long long pol;
-        if (HINT == EVICT_FIRST)
-            asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-        else
+        if (HINT == EVICT_LAST)
             asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
-        asm volatile("ld.global.L2::cache_hint.v4.f32 {%0,%1,%2,%3}, [%4], %5;"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "l"(p), "l"(pol));
+        else
+            asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+        if (HINT == TRITON_EF)
+            RT_PROBE_LD4_POLICY(".L1::evict_first", v, p, pol);
+        else
+            RT_PROBE_LD4_POLICY("", v, p, pol);
     }
     return v;
 }
+#undef RT_PROBE_LD4
+#undef RT_PROBE_LD4_POLICY
 
 // The f32 sum of float4s first, first + stride, ... below end, U loads in
 // flight (all issued before any add), then one at a time.
