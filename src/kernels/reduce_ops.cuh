@@ -486,6 +486,15 @@ template <typename S> struct OneNumberState<Norm2Op<S>> {
     static constexpr bool value = true;
 };
 
+/* Welford's var/std: the ROWS block kernel's two-pass rows
+   (reduce_rows.cuh two_pass_row) are built for these ops only. */
+template <typename Op> struct IsWelford {
+    static constexpr bool value = false;
+};
+template <typename S> struct IsWelford<WelfordOp<S>> {
+    static constexpr bool value = true;
+};
+
 } // namespace rt
 
 #endif /* RT_KERNELS_REDUCE_OPS_CUH */

@@ -74,14 +74,6 @@ template <typename Op, int V> struct ShortRows {
    18 KiB over 128 threads is one batch (tuned_rows.c ROWS_TILE_BYTES). */
 constexpr int kTileBatch = 9;
 
-/* Welford's var/std (the block kernel's two-pass rows). */
-template <typename Op> struct IsWelford {
-    static constexpr bool value = false;
-};
-template <typename S> struct IsWelford<WelfordOp<S>> {
-    static constexpr bool value = true;
-};
-
 /* The sum of every thread's v in a block of whole warps, in every thread:
    shuffles within each warp, then each thread adds the warps' sums from
    slots[0 .. blockDim.x / 32) in warp order, so all get the same bits. */
