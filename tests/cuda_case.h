@@ -266,6 +266,15 @@ static inline void case_iter(rt_context *ctx, const rt_case *c, const dev_case *
    them. */
 enum { H100_CLASS_TEST_GBPS = 3352, H200_TEST_GBPS = 4915 };
 
+/* Makes ctx plan as on a GPU of gbps DRAM bandwidth (its props' mem_gbps);
+   returns the bandwidth it planned with before, to restore. */
+static inline int case_plan_gbps(rt_context *ctx, int gbps) {
+    rt__device_props *props = &ctx->cuda->props;
+    const int had = props->mem_gbps;
+    props->mem_gbps = gbps;
+    return had;
+}
+
 /* The launch configuration case c gets on ctx under policy (one piece):
    the same validation, iteration space and config the executor computes. */
 static inline rt__launch_config case_config(rt_context *ctx, const rt_case *c, const dev_case *d,

@@ -532,19 +532,18 @@ static void test_rows(void **state) {
     (void)state;
     dev_case d;
     memset(&d, 0, sizeof d);
-    rt__device_props *props = &g_gpu->cuda->props;
-    const int own_gbps = props->mem_gbps;
+    const int own_gbps = rt__cuda_props(g_gpu)->mem_gbps;
     for (size_t i = 0; i < sizeof k_rows / sizeof k_rows[0]; i++) {
         const rows_case *rc = &k_rows[i];
         rt_case c;
         make_rows_case(&c, rc, 0x20550000ull + i);
         const bool h100_path =
             rc->kind == ROWS_WARP || rc->kind == ROWS_WIDE || rc->kind == ROWS_HALF_TILE;
-        props->mem_gbps = h100_path ? H100_CLASS_TEST_GBPS : own_gbps;
+        case_plan_gbps(g_gpu, h100_path ? H100_CLASS_TEST_GBPS : own_gbps);
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
         check_case_gpu(&c, s, rc->name);
         expect_rows_kind(&c, &d, rc);
-        props->mem_gbps = own_gbps;
+        case_plan_gbps(g_gpu, own_gbps);
         s = dev_case_run(g_gpu, &c, &d, RT_POLICY_COMPAT, NULL);
         check_case_gpu(&c, s, rc->name);
         rt_case_free(&c);
@@ -895,12 +894,15 @@ static unsigned char *check_tuned_case(const branch_case *b, rt_case *c, int lan
     return first;
 }
 
-static void run_tuned_case(const branch_case *b, uint64_t seed, int lanes, int chunked, int kernel,
-                           dev_case *d) {
+/* check_tuned_case on the case of b; returns TUNED's config of it. */
+static rt__launch_config run_tuned_case(const branch_case *b, uint64_t seed, int lanes,
+                                        int chunked, int kernel, dev_case *d) {
     rt_case c;
     make_branch_case(&c, b, seed);
     free(check_tuned_case(b, &c, lanes, chunked, kernel, d));
+    const rt__launch_config cfg = case_config(g_gpu, &c, d, RT_POLICY_TUNED);
     rt_case_free(&c);
+    return cfg;
 }
 
 static void test_tuned_paths(void **state) {
@@ -920,13 +922,11 @@ static void test_tuned_paths(void **state) {
         run_tuned_case(&k_row_blocks[i].b, 0x7a4ed000ull + n + i, k_row_blocks[i].lanes, ANY_OF,
                        ANY_OF, &d);
     /* Rule 7 chunks on H100-class GPUs only: plan as on one. */
-    rt__device_props *props = &g_gpu->cuda->props;
-    const int own_gbps = props->mem_gbps;
-    props->mem_gbps = H100_CLASS_TEST_GBPS;
+    const int own_gbps = case_plan_gbps(g_gpu, H100_CLASS_TEST_GBPS);
     for (size_t i = 0; i < nchunk; i++)
         run_tuned_case(&k_chunked[i].b, 0x7a4ed000ull + n + nrows + i, 0, k_chunked[i].chunked,
                        RT__KERNEL_GENERAL, &d);
-    props->mem_gbps = own_gbps;
+    case_plan_gbps(g_gpu, own_gbps);
     const size_t nouter = sizeof k_outer_tiles / sizeof k_outer_tiles[0];
     for (size_t i = 0; i < nouter; i++)
         run_tuned_case(&k_outer_tiles[i].b, 0x7a4ed000ull + n + nrows + nchunk + i,
@@ -934,27 +934,23 @@ static void test_tuned_paths(void **state) {
     const size_t ntall = sizeof k_outer_tall / sizeof k_outer_tall[0];
     for (size_t i = 0; i < ntall; i++) {
         const tall_case *t = &k_outer_tall[i];
-        rt_case c;
-        make_branch_case(&c, &t->b, 0x7a4ed000ull + n + nrows + nchunk + nouter + i);
-        free(check_tuned_case(&t->b, &c, t->tall == 1 ? 16 : 0, ANY_OF, RT__KERNEL_GENERAL, &d));
-        const rt__launch_config cfg = case_config(g_gpu, &c, &d, RT_POLICY_TUNED);
+        const rt__launch_config cfg =
+            run_tuned_case(&t->b, 0x7a4ed000ull + n + nrows + nchunk + nouter + i,
+                           t->tall == 1 ? 16 : 0, ANY_OF, RT__KERNEL_GENERAL, &d);
         if (t->tall != ANY_OF)
             expect_field(t->b.name, "tall blocks (16 x 32 at 4 outputs)", t->tall,
                          cfg.block[0] == 16 && cfg.block[1] == 32 && cfg.output_vec_size == 4);
-        rt_case_free(&c);
     }
     const size_t nwave = sizeof k_outer_wave / sizeof k_outer_wave[0];
     const bool sms132 = rt__cuda_props(g_gpu)->num_sms == 132;
     for (size_t i = 0; i < nwave; i++) {
         const tall_case *t = &k_outer_wave[i];
-        rt_case c;
-        make_branch_case(&c, &t->b, 0x7a4ed000ull + n + nrows + nchunk + nouter + ntall + i);
-        free(check_tuned_case(&t->b, &c, 0, ANY_OF, RT__KERNEL_GENERAL, &d));
-        const rt__launch_config cfg = case_config(g_gpu, &c, &d, RT_POLICY_TUNED);
+        const rt__launch_config cfg =
+            run_tuned_case(&t->b, 0x7a4ed000ull + n + nrows + nchunk + nouter + ntall + i, 0,
+                           ANY_OF, RT__KERNEL_GENERAL, &d);
         if (sms132)
             expect_field(t->b.name, "a wave of 32 x 16 tiles", t->tall,
                          cfg.block[0] == 32 && cfg.block[1] == 16 && cfg.grid[1] == 1);
-        rt_case_free(&c);
     }
     assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
     dev_case_free(&d);
@@ -1154,16 +1150,14 @@ static void test_stream(void **state) {
     const size_t n = sizeof k_stream / sizeof k_stream[0];
     /* Planned as on an H100 (4 vectors a thread), then the runs of 64 MiB
        and more as on an H200 (256 bytes a thread). */
-    rt__device_props *props = &g_gpu->cuda->props;
-    const int own_gbps = props->mem_gbps;
-    props->mem_gbps = H100_CLASS_TEST_GBPS;
+    const int own_gbps = case_plan_gbps(g_gpu, H100_CLASS_TEST_GBPS);
     for (size_t i = 0; i < n; i++)
         run_stream_case(&k_stream[i], 0x57ea3000ull + i, &d, 0);
     const size_t n_wide = sizeof k_stream_wide / sizeof k_stream_wide[0];
-    props->mem_gbps = H200_TEST_GBPS;
+    case_plan_gbps(g_gpu, H200_TEST_GBPS);
     for (size_t i = 0; i < n_wide; i++)
         run_stream_case(&k_stream_wide[i], 0x57ea4000ull + i, &d, 256);
-    props->mem_gbps = own_gbps;
+    case_plan_gbps(g_gpu, own_gbps);
     dev_case_free(&d);
     print_message("stream cases: %zu and %zu over 64 MiB, each twice on TUNED, once on COMPAT and "
                   "once with STREAM off\n",
