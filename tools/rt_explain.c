@@ -19,16 +19,15 @@
  * the backend reads them: 512,512,512 for f32 sums on sm_90; 512,256,128
  * where not given, PyTorch's), which TUNED's 512-thread outer blocks
  * (rules 10 and 11) need. --mem-gbps is the device's peak DRAM bandwidth
- * (the H200's 4915 by default; an H100 SXM's is 3352; 0: unknown): at
- * 4000 or less (an H100-class GPU) TUNED also takes the ROWS warp kernel,
- * the wide row blocks of sums, half tiles for rows of 128 bytes and rule
- * 7's chunked block splits; above it the STREAM kernel reads 256 bytes a
- * thread from 64 MiB up. The
- * output dtype is the op's default (rt_reduce_default_dtype), the output
- * contiguous. Prints one JSON object on stdout: the arguments, the
- * output shape, the iteration space (iter strides in bytes, output operand
- * first, dims fastest first) and "config" (null when there is nothing to
- * launch). An iteration space too large for 32-bit indexing runs in
+ * (the H200's 4915 by default; an H100 SXM's is 3352; 0: unknown): at 4000 or
+ * less (an H100-class GPU) TUNED also takes the ROWS warp kernel, the wide row
+ * blocks of sums, half tiles for rows of 128 bytes and rule 7's chunked block
+ * splits; above it the STREAM kernel reads 256 bytes a thread from 64 MiB up.
+ * The output dtype is the op's default (rt_reduce_default_dtype), the output
+ * contiguous. Prints one JSON object on stdout: the arguments, the output
+ * shape, the iteration space (iter strides in bytes, output operand first, dims
+ * fastest first) and "config" (null when there is nothing to launch). An
+ * iteration space too large for 32-bit indexing runs in
  * pieces: "config" is the first piece's and "pieces" lists them all.
  * --p is the norm's p (default 2, PyTorch's; other ops ignore it): the
  * p = 2 norm runs a kernel of its own, planned apart from other p.

@@ -180,8 +180,9 @@ enum { ROWS_BLOCK_PAIR_MAX_VECS = 768, ROWS_BLOCK_PAIR_MAX_THREADS = 256 };
 
 /* Wide blocks: sums and means (traits row_block_wide) of aligned rows
    that one batch of 4 vectors a thread covers exactly take twice the
-   threads at 2 vectors each, up to 512: torch.compile's shape for [32768,4096] (16 warps, two
-   16-byte loads a thread a row; its Triton cache, v1.15). rowblock_probe
+   threads at 2 vectors each, up to 512: torch.compile's shape for
+   [32768,4096] (16 warps, two 16-byte loads a thread a row; its Triton
+   cache, v1.15). rowblock_probe
    (H100, v1.15, us): rows of 4096 floats, 256 MiB packed, 256 x 4
    89.95-90.21 -> 512 x 2 89.82-89.95; pitch 8192, 128 MiB, 48.58-49.09 ->
    47.87-48.38. rt_bench against --kinds-off row-block-wide, three
@@ -279,8 +280,7 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
    min/max, the p = 2 norm), packed or not, when there are enough of them
    for ROWS_WARP_MIN_WARPS_PER_SM warps a SM, on an H100-class GPU
    (rt__config_h100_class: DRAM bandwidth known and at most 4 TB/s): the
-   warp kernel,
-   one-warp blocks of RT__ROWS_WARP_ROWS adjacent rows, each lane loading
+   warp kernel, one-warp blocks of RT__ROWS_WARP_ROWS adjacent rows, each lane loading
    its 4 or 5 scalars of every row at once (coalesced: a warp's load reads
    128 contiguous bytes of a row), then a shuffle tree a row; no shared
    memory, no barrier. Inductor's kernel for rows of 129 (its SASS,

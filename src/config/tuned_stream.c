@@ -65,18 +65,17 @@
  *   f64 512 MB   128.5   124.0-124.3  134.3-134.8 128.2-128.9 121.6      121.7-121.9
  *   amax 512 MB  130.7   122.7-122.9  136.5-136.6 128.0-128.5 121.3-121.4 120.9-121.1
  *   i32 512 MB   134.8   126.9-127.0  139.8-140.0 129.8-130.2 128.3-128.4 129.4-129.5
- * So on GPUs that are not H100-class (rt__config_h100_class, unknown
- * bandwidth included), runs of STREAM_WIDE_MIN_BYTES and more take
+ * So on GPUs that are not H100-class (rt__config_h100_class, unknown bandwidth
+ * included), runs of STREAM_WIDE_MIN_BYTES and more take
  * STREAM_WIDE_BYTES_PER_THREAD, except 32-bit integers summed into 64-bit
- * states, which the interleaved split reads faster (rule 7 is H100-only
- * too, tuned.c). On the H100 the
- * same knob (run 5, same passes) kept 64 bytes for 4-byte elements (f32
- * sum 512 MB 174.1-174.3 at 64, 174.1-174.2 at 128, 175.0-175.1 at 256,
- * 1 GB 340.7-341.0 / 341.2-341.4 / 343.7-343.8) but f64's 32-byte vectors
- * read faster four a thread than two (512 MB 175.1-175.3 at 64 bytes,
- * 174.3 at 128, 174.6 at 256: two rounds of its 2 loads in flight, and
- * half the blocks, whose 8-byte partials the last block folds in half
- * the loads), as fast as f32: so 4 vectors a thread whatever their width.
+ * states, which the interleaved split reads faster (rule 7 is H100-only too,
+ * tuned.c). On the H100 the same knob (run 5, same passes) kept 64 bytes for
+ * 4-byte elements (f32 sum 512 MB 174.1-174.3 at 64, 174.1-174.2 at 128,
+ * 175.0-175.1 at 256, 1 GB 340.7-341.0 / 341.2-341.4 / 343.7-343.8) but f64's
+ * 32-byte vectors read faster four a thread than two (512 MB 175.1-175.3 at 64
+ * bytes, 174.3 at 128, 174.6 at 256: two rounds of its 2 loads in flight, and
+ * half the blocks, whose 8-byte partials the last block folds in half the
+ * loads), as fast as f32: so 4 vectors a thread whatever their width.
  */
 #include "config_policies.h"
 
