@@ -1139,6 +1139,65 @@ static void test_tuned_outer_wave(void **state) {
     assert_int_equal(tall_config_for(&it, RT_OP_ARGMAX, RT_F32, 512, 0).output_vec_size, 1);
 }
 
+/* TUNED rule 12: an outer reduction of a sum-like op in PyTorch's 32 x 4
+   tiles that rule 2 splits over more than 2 blocks takes rule 10's tall
+   blocks (16 x 32) with their own split of at most a wave, where those
+   tiles are no more than a wave. The model H200 with the f32 sum kernel's
+   registers (9 blocks of 128 a SM: the 32 x 4 wave is 1188 blocks; 2 of
+   512: the tall wave is 264). */
+static void expect_tall_split(const rt__iter *it, rt_op op, int tiles, int ctas, int off_ctas) {
+    const rt__launch_config c = tall_config_for(it, op, RT_F32, 512, 0);
+    assert_dims3(c.block, 16, 32, 1);
+    assert_int_equal(c.output_vec_size, 4);
+    assert_int_equal(c.step_output, 16);
+    assert_int_equal(c.input_mult[1], 1);
+    assert_int_equal(c.input_mult[2], ctas > 1 ? 32 : 0);
+    assert_int_equal(c.step_input, 32 * ctas);
+    assert_dims3(c.grid, tiles, ctas, 1);
+    const rt__launch_config off = tall_config_for(it, op, RT_F32, 512, RT__RULE_OFF_OUTER_TALL_SPLIT);
+    assert_dims3(off.block, 32, 4, 1);
+    assert_int_equal(off.ctas_per_output, off_ctas);
+}
+
+static void test_tuned_outer_tall_split(void **state) {
+    (void)state;
+    /* [16384,8192] over dim 0 (the suite's transposed sum): 64 tiles of
+       128 split 18 ways -> 128 tall tiles split 2 ways. */
+    int64_t t8k[] = {16384, 8192}, t8k_st[] = {8192, 1};
+    rt__iter it = rt_test_make_iter(2, 1, t8k, t8k_st, 4, 0);
+    expect_tall_split(&it, RT_OP_SUM, 128, 2, 18);
+    expect_tall_split(&it, RT_OP_MEAN, 128, 2, 18);
+    expect_tall_split(&it, RT_OP_MAX, 128, 2, 18);
+    expect_tall_split(&it, RT_OP_NORM, 128, 2, 18);
+    /* [65536,2048]: 16 tiles split 74 ways -> 32 tall tiles, 8 ways. */
+    int64_t t2k[] = {65536, 2048}, t2k_st[] = {2048, 1};
+    rt__iter it2k = rt_test_make_iter(2, 1, t2k, t2k_st, 4, 0);
+    expect_tall_split(&it2k, RT_OP_SUM, 32, 8, 74);
+    /* [8192,16384]: 128 tiles split 9 ways -> 256 tall tiles, one wave
+       without a split. */
+    int64_t t16k[] = {8192, 16384}, t16k_st[] = {16384, 1};
+    rt__iter it16k = rt_test_make_iter(2, 1, t16k, t16k_st, 4, 0);
+    expect_tall_split(&it16k, RT_OP_SUM, 256, 1, 9);
+    /* 29440 columns: 460 tall tiles, over a wave: 32 x 4 split 5 ways. */
+    int64_t over[] = {4096, 29440}, over_st[] = {29440, 1};
+    rt__iter ito = rt_test_make_iter(2, 1, over, over_st, 4, 0);
+    rt__launch_config c = tall_config_for(&ito, RT_OP_SUM, RT_F32, 512, 0);
+    assert_dims3(c.block, 32, 4, 1);
+    assert_int_equal(c.ctas_per_output, 5);
+    /* Not: Welford's and indexed states, 16-bit inputs (rule 9 or PyTorch's
+       tiles), a kernel of 128 threads at 4 outputs, PyTorch's bounds. */
+    c = tall_config_for(&it, RT_OP_VAR, RT_F32, 512, 0);
+    assert_false(c.block[0] == 16 && c.block[1] == 32);
+    c = tall_config_for(&it, RT_OP_ARGMAX, RT_F32, 512, 0);
+    assert_false(c.block[0] == 16 && c.block[1] == 32);
+    rt__iter it16 = rt_test_make_iter(2, 1, t8k, t8k_st, 2, 0);
+    c = tall_config_for(&it16, RT_OP_SUM, RT_F16, 512, 0);
+    assert_dims3(c.block, 32, 4, 1);
+    c = tall_config_for(&it, RT_OP_SUM, RT_F32, 128, 0);
+    assert_dims3(c.block, 32, 4, 1);
+    assert_int_equal(config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).num_threads, 128);
+}
+
 /* var and std of aligned rows that one batch covers exactly: two block
    sums over registers (rows_two_pass), on the base shape (not the wide
    blocks); not for partial batches, misaligned rows, 4 vectors of 16-bit
@@ -1579,6 +1638,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_tail_cap),
         cmocka_unit_test(test_tuned_outer_tiles),
         cmocka_unit_test(test_tuned_outer_tall),
+        cmocka_unit_test(test_tuned_outer_tall_split),
         cmocka_unit_test(test_tuned_outer_wave),
         cmocka_unit_test(test_tuned_row_two_pass),
         cmocka_unit_test(test_tuned_rows_warp),

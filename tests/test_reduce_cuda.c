@@ -788,9 +788,11 @@ static const lanes_case k_outer_tiles[] = {
    blocks' split, take blocks of 16 lanes x 32 warp rows at 4 outputs a
    lane (the f32 kernels are built for 512 threads at any output width).
    100 columns (25 thread columns: two tiles, the second of 9 lanes), 64
-   (one tile), 68 (a second tile of one lane); sums, a mean, a max. tall
-   1: those blocks; 0: not them (f64, whose kernel at 4 outputs takes 128
-   threads; var, not sum-like). */
+   (one tile), 68 (a second tile of one lane); sums, a mean, a max. Rule
+   12: the same blocks for PyTorch's 32 x 4 tiles split over more than 2
+   blocks, the fold not capping it: 2048 columns (32 tall tiles), 1028 (17,
+   the last of one lane), 4096. tall 1: those blocks; 0: not them (f64,
+   whose kernel at 4 outputs takes 128 threads; var, not sum-like). */
 typedef struct tall_case {
     branch_case b;
     int tall;
@@ -826,6 +828,14 @@ static const tall_case k_outer_tall[] = {
     {{"tuned: no tall outer, f64 sum", RT_OP_SUM, RT_F64, RT_F64, 2, {20000, 100}, 1, {0}, 0, false,
       0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
     {{"tuned: no tall outer, f32 var", RT_OP_VAR, RT_F32, RT_F32, 2, {20000, 100}, 1, {0}, 0, false, 1,
+      ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
+    {{"tuned: tall split, f32 sum of 2048 columns", RT_OP_SUM, RT_F32, RT_F32, 2, {1000, 2048}, 1,
+      {0}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"tuned: tall split, f32 mean of 1028 columns", RT_OP_MEAN, RT_F32, RT_F32, 2, {999, 1028}, 1,
+      {0}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"tuned: tall split, f32 max of 4096 columns", RT_OP_MAX, RT_F32, RT_F32, 2, {777, 4096}, 1,
+      {0}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"tuned: no tall split, f32 var", RT_OP_VAR, RT_F32, RT_F32, 2, {1000, 2048}, 1, {0}, 0, false, 1,
       ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
 };
 

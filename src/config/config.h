@@ -140,6 +140,9 @@ typedef enum rt__kernel_kind {
 /* The ROWS tile's half tiles for rows of 128 bytes (tuned_rows.c), on
    H100-class GPUs: the full tile again. */
 #define RT__RULE_OFF_HALF_TILE (1u << 23)
+/* TUNED rule 12 (tuned.c): rule 10's tall outer blocks for a split over
+   more than 2 blocks a tile that the fold does not cap. */
+#define RT__RULE_OFF_OUTER_TALL_SPLIT (1u << 24)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its

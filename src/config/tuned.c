@@ -32,6 +32,9 @@
  * 11. Outer reductions that rule 2 splits, whose outputs fill 7/8 to all
  *     of a wave of tiles of 32 lanes x 16 warp rows, take those tiles
  *     and no split.
+ * 12. The same ops as 8, where rule 2 splits the outer tiles over more
+ *     than 2 blocks and rule 11 does not apply, take rule 10's tall
+ *     blocks in one wave.
  */
 #include <stdint.h>
 
@@ -348,6 +351,58 @@ static bool tall_outer(const rt__iter *it, const rt__op_traits *op, const rt__de
     return true;
 }
 
+/* TUNED rule 12: an outer reduction of a sum-like op in PyTorch's tiles
+   (32 lanes x 4 outputs, 4 warp rows) that rule 2 splits over more than
+   OUTER_TALL_SPLIT_MIN blocks a tile, a wave of 128-thread blocks, takes
+   rule 10's tall blocks (16 lanes x 32 warp rows, 512 threads) and their
+   own wave split instead. Column sums of 512 MiB, H100, us, env-var probe
+   of lanes x warp rows / blocks a tile against TUNED in one process, three
+   passes (bench/NOTES.md v1.18, device run 4):
+                           TUNED (32 x 4)     16 x 32 (rule 10)  best probed
+     [16384,8192] d0 (the  180.1-180.9 / 18   178.8-179.3 / 2    16 x 16 / 3
+       suite's .t() d1)                                          177.8-178.0
+     [32768,4096] d0       180.4-180.7 / 37   178.8-179.9 / 4    16 x 16 / 8
+                                                                 178.4-178.6
+     [65536,2048] d0       180.9-181.2 / 74   178.5-178.9 / 8    16 x 16 / 16
+                                                                 178.0-178.3
+     [8192,16384] d0       180.7-182.4 / 9    178.6-178.8 / 1    the same
+   (32 x 4 with a power-of-two split, 16 / 32 / 64 / 8: 178.9-181.4, no
+   lever alone; 16 x 8 with rule 9's half split, 9 on the first: 180.0.)
+   Tall blocks are within 0.5% of the best tile probed on each and need no
+   new shape; on an H200 (run 2) the first shape read 127.0 against 127.5-
+   127.8. The rule against --kinds-off outer-tall-split, H100, three
+   alternating passes (run 5), us: the four above 178.9-179.4 / 180.6-180.7,
+   179.2-179.9 / 180.2-180.5, 178.8-178.9 / 181.0-181.2, 177.7-179.1 /
+   180.5-181.4; [131072,1024] d0 179.1-179.5 / 182.7-183.0; amax of
+   [16384,8192] d0 179.2-179.6 / 180.2-180.5; f64 [8192,8192] d0 and i32
+   (into int64) [16384,8192] d0 within 0.4% either way (f64's kernel
+   takes 128 threads at 4 outputs: the rule does not apply). Runs 6-7, two
+   more H100s, two passes each: the same gains but the first shape's,
+   0.2-1.5 us. A split of 2 keeps rule 9 (its d02 measurement). */
+enum {
+    OUTER_TALL_SPLIT_MIN = 2
+};
+
+/* Rule 12 where it applies: c in PyTorch's 32 x 4 tiles with a split over
+   more than OUTER_TALL_SPLIT_MIN blocks, and rule 10's tall tiles no more
+   than one wave (every shape measured; more tiles than that would run
+   unsplit over a fraction of a second wave, not measured). Returns false,
+   and leaves c alone, where it does not apply. */
+static bool tall_split(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
+                       unsigned kinds_off, rt__launch_config *c) {
+    if (c->block[0] != dev->warp_size || c->block[1] != 4 ||
+        c->ctas_per_output <= OUTER_TALL_SPLIT_MIN)
+        return false;
+    rt__launch_config t = *c;
+    if (!tall_outer(it, op, dev, kinds_off, &t))
+        return false;
+    const int64_t tiles = rt__div_up(it->num_outputs / t.output_vec_size, t.step_output);
+    if (tiles > (int64_t)dev->num_sms * resident_blocks(op, dev, &t))
+        return false;
+    *c = t;
+    return true;
+}
+
 /* TUNED rule 11: an outer reduction in PyTorch's tiles (32 lanes x 4
    outputs, 4 warp rows) that rule 2 splits over blocks, where the kernel
    takes 512 threads at 4 outputs a lane and tiles of 32 lanes x 16 warp
@@ -476,7 +531,11 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
     /* 11. A wave of tiles of 512 threads (above), before rule 9. */
     const bool wave = !capped && !(kinds_off & RT__RULE_OFF_OUTER_WAVE) &&
                       wave_tiles(it, op, dev, cfg);
-    if (!capped && !wave && !(kinds_off & RT__RULE_OFF_OUTER_TILES))
+    /* 12. Rule 10's tall blocks (above) for a split over more than 2
+       blocks a tile that the fold does not cap, before rule 9. */
+    const bool tall = !capped && !wave && !(kinds_off & RT__RULE_OFF_OUTER_TALL_SPLIT) &&
+                      tall_split(it, op, dev, kinds_off, cfg);
+    if (!capped && !wave && !tall && !(kinds_off & RT__RULE_OFF_OUTER_TILES))
         outer_tiles(op, dev, cfg);
     drop_idle_y_split(cfg);
     /* 6. Row blocks of 128 threads. */
