@@ -36,7 +36,8 @@ static const char usage[] =
     "                   row-two-pass the block kernel's two-pass var/std rows,\n"
     "                   chunked rule 7 (contiguous chunks of a block split),\n"
     "                   half-tile the ROWS tile's half tiles for rows of 128 bytes,\n"
-    "                   outer-tall-split rule 12 (tall outer blocks for a split)\n"
+    "                   outer-tall-split rule 12 (tall outer blocks for a split),\n"
+    "                   uncapped-split rule 13 (PyTorch's 256-value cap on a split)\n"
     "  --list-json      print the suite as JSON and exit (needs no GPU)\n";
 
 /* One case's buffers: nslots input and output copies it rotates through. */
@@ -240,7 +241,8 @@ static bool parse_kinds(const char *list, unsigned *mask) {
                  {"row-two-pass", RT__RULE_OFF_ROW_TWO_PASS},
                  {"chunked", RT__RULE_OFF_CHUNKED},
                  {"half-tile", RT__RULE_OFF_HALF_TILE},
-                 {"outer-tall-split", RT__RULE_OFF_OUTER_TALL_SPLIT}};
+                 {"outer-tall-split", RT__RULE_OFF_OUTER_TALL_SPLIT},
+                 {"uncapped-split", RT__RULE_OFF_UNCAPPED_SPLIT}};
     *mask = 0;
     for (const char *p = list; *p != '\0';) {
         const size_t len = strcspn(p, ",");

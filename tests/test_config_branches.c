@@ -1198,6 +1198,37 @@ static void test_tuned_outer_tall_split(void **state) {
     assert_int_equal(config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).num_threads, 128);
 }
 
+/* TUNED rule 13: PyTorch's cap of 256 values a thread no longer pushes
+   rule 2's split past one wave. [16384,16384] over dim 0 on the model H200
+   with f32 sum registers, rule 12 off (PyTorch's 32 x 4 tiles: 128 of
+   them, 9 blocks of 128 a SM, a wave of 1188 blocks): 9 blocks a tile,
+   4096 rows / 4 warp rows / 9 = 456 values a thread, where the cap made
+   16 (2048 blocks). With rule 12, its tall tiles (256, a wave of 264):
+   no split, where the cap made 2. */
+static void test_tuned_uncapped_split(void **state) {
+    (void)state;
+    int64_t big[] = {16384, 16384}, big_st[] = {16384, 1};
+    rt__iter it = rt_test_make_iter(2, 1, big, big_st, 4, 0);
+    rt__launch_config c = tall_config_for(&it, RT_OP_SUM, RT_F32, 512, RT__RULE_OFF_OUTER_TALL_SPLIT);
+    assert_dims3(c.block, 32, 4, 1);
+    assert_dims3(c.grid, 128, 9, 1);
+    c = tall_config_for(&it, RT_OP_SUM, RT_F32, 512,
+                        RT__RULE_OFF_OUTER_TALL_SPLIT | RT__RULE_OFF_UNCAPPED_SPLIT);
+    assert_dims3(c.grid, 128, 16, 1);
+    c = tall_config_for(&it, RT_OP_SUM, RT_F32, 512, 0);
+    assert_dims3(c.block, 16, 32, 1);
+    assert_dims3(c.grid, 256, 1, 1);
+    assert_false(rt__config_global_reduce(&c));
+    c = tall_config_for(&it, RT_OP_SUM, RT_F32, 512, RT__RULE_OFF_UNCAPPED_SPLIT);
+    assert_dims3(c.block, 16, 32, 1);
+    assert_dims3(c.grid, 256, 2, 1);
+    /* Under the wave the cap never bound: [16384,8192] keeps rule 12's 2. */
+    int64_t t8k[] = {16384, 8192}, t8k_st[] = {8192, 1};
+    rt__iter it8k = rt_test_make_iter(2, 1, t8k, t8k_st, 4, 0);
+    c = tall_config_for(&it8k, RT_OP_SUM, RT_F32, 512, RT__RULE_OFF_UNCAPPED_SPLIT);
+    assert_dims3(c.grid, 128, 2, 1);
+}
+
 /* var and std of aligned rows that one batch covers exactly: two block
    sums over registers (rows_two_pass), on the base shape (not the wide
    blocks); not for partial batches, misaligned rows, 4 vectors of 16-bit
@@ -1639,6 +1670,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_outer_tiles),
         cmocka_unit_test(test_tuned_outer_tall),
         cmocka_unit_test(test_tuned_outer_tall_split),
+        cmocka_unit_test(test_tuned_uncapped_split),
         cmocka_unit_test(test_tuned_outer_wave),
         cmocka_unit_test(test_tuned_row_two_pass),
         cmocka_unit_test(test_tuned_rows_warp),

@@ -143,6 +143,9 @@ typedef enum rt__kernel_kind {
 /* TUNED rule 12 (tuned.c): rule 10's tall outer blocks for a split over
    more than 2 blocks a tile that the fold does not cap. */
 #define RT__RULE_OFF_OUTER_TALL_SPLIT (1u << 24)
+/* TUNED rule 13 (tuned.c): PyTorch's 256-value cap may push a block split
+   past one wave again. */
+#define RT__RULE_OFF_UNCAPPED_SPLIT (1u << 25)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its

@@ -35,6 +35,8 @@
  * 12. The same ops as 8, where rule 2 splits the outer tiles over more
  *     than 2 blocks and rule 11 does not apply, take rule 10's tall
  *     blocks in one wave.
+ * 13. Rule 2's split never goes past one wave for PyTorch's cap of 256
+ *     values a thread.
  */
 #include <stdint.h>
 
@@ -210,7 +212,24 @@ static bool retune_global_split(const rt__iter *it, const rt__op_traits *op,
        us, [2^24,8] d0 183.9 -> 186.4, var d0 189.8 -> 188.8 (NOTES v1.6). */
     int64_t ctas = rt__min64(rt__max64(1, target_grid / grid_x),
                              rt__div_up(vpt, MIN_VECTORS_PER_THREAD));
-    ctas = rt__max64(ctas, rt__div_up(vpt, MAX_VALUES_PER_THREAD));
+    /* 13. PyTorch's 256-value cap (MAX_VALUES_PER_THREAD) raises the
+       split only where that takes it past the wave above: TUNED leaves
+       the split at one wave and lets each thread read more. H100, column
+       sums, rt_bench against --kinds-off uncapped-split, two passes,
+       medians of 60, us (bench/NOTES.md v1.18, runs 10-11; the kernel's
+       registers as the backend reads them):
+         i32 [16384,8192] d0 (70 registers at 4 outputs: 7 blocks of 128
+           a SM, a wave of 924)  split 14: 179.95-180.30, 16: 199.55-199.78
+           (13: 180.9-181.5, 15: 205.6-205.7)
+         i32 [4096,32768] d0     3: 179.17-179.28,  4: 197.94-198.14
+         f64 [16384,8192] d0     8: 349.73-350.69, 16: 352.93-353.06
+         f32 [16384,16384] d0    (rule 12's tall blocks) 1: 351.2-353.5,
+                                 2: 354.1-354.5
+         f32 [32768,8192] d0     (the same) 2: 351.7-352.1, 4: 350.8-351.0
+         f32 var [16384,16384] d0 4: 356.8-357.1, 8: 357.8-358.0
+       (PyTorch's rule keeps the cap: compat.c.) */
+    if (kinds_off & RT__RULE_OFF_UNCAPPED_SPLIT)
+        ctas = rt__max64(ctas, rt__div_up(vpt, MAX_VALUES_PER_THREAD));
     const bool capped = ctas > cap;
     ctas = rt__min64(ctas, cap);
     if (ctas > 1) {
