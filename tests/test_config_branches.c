@@ -1202,7 +1202,7 @@ static void test_tuned_outer_tall_split(void **state) {
    rule 2's split past one wave. [16384,16384] over dim 0 on the model H200
    with f32 sum registers, rule 12 off (PyTorch's 32 x 4 tiles: 128 of
    them, 9 blocks of 128 a SM, a wave of 1188 blocks): 9 blocks a tile,
-   4096 rows / 4 warp rows / 9 = 456 values a thread, where the cap made
+   16384 rows / 4 warp rows / 9 = 456 values a thread, where the cap made
    16 (2048 blocks). With rule 12, its tall tiles (256, a wave of 264):
    no split, where the cap made 2. */
 static void test_tuned_uncapped_split(void **state) {
