@@ -1025,19 +1025,26 @@ static rt__launch_config tall_config_for(const rt__iter *it, rt_op op, rt_dtype 
     return c;
 }
 
+/* c is rule 10's tall blocks (16 lanes x 32 warp rows at 4 outputs a
+   lane), tiles of them split ctas ways, interleaved. */
+static void assert_tall_blocks(const rt__launch_config *c, int tiles, int ctas) {
+    assert_int_equal(c->output_vec_size, 4);
+    assert_dims3(c->block, 16, 32, 1);
+    assert_int_equal(c->num_threads, 512);
+    assert_int_equal(c->step_output, 16);
+    assert_int_equal(c->output_mult[0], 1);
+    assert_int_equal(c->input_mult[0], 0);
+    assert_int_equal(c->input_mult[1], 1);
+    assert_int_equal(c->input_mult[2], ctas > 1 ? 32 : 0); /* interleaved */
+    assert_int_equal(c->step_input, 32 * ctas);
+    assert_false(c->input_chunked);
+    assert_dims3(c->grid, tiles, ctas, 1);
+}
+
 static void expect_tall(const rt__iter *it, rt_op op, rt_dtype dt, int tiles, int ctas) {
     const rt__launch_config c = tall_config_for(it, op, dt, 512, 0);
-    assert_int_equal(c.output_vec_size, 4);
-    assert_dims3(c.block, 16, 32, 1);
-    assert_int_equal(c.num_threads, 512);
-    assert_int_equal(c.step_output, 16);
-    assert_int_equal(c.output_mult[0], 1);
-    assert_int_equal(c.input_mult[0], 0);
-    assert_int_equal(c.input_mult[1], 1);
-    assert_int_equal(c.input_mult[2], 32); /* interleaved */
-    assert_int_equal(c.step_input, 32 * ctas);
-    assert_false(c.input_chunked);
-    assert_dims3(c.grid, tiles, ctas, 1);
+    assert_true(ctas > 1);
+    assert_tall_blocks(&c, tiles, ctas);
     /* Off: rule 8's 2 outputs a lane. */
     const rt__launch_config off = tall_config_for(it, op, dt, 512, RT__RULE_OFF_OUTER_TALL);
     assert_int_equal(off.output_vec_size, 2);
@@ -1147,13 +1154,7 @@ static void test_tuned_outer_wave(void **state) {
    512: the tall wave is 264). */
 static void expect_tall_split(const rt__iter *it, rt_op op, int tiles, int ctas, int off_ctas) {
     const rt__launch_config c = tall_config_for(it, op, RT_F32, 512, 0);
-    assert_dims3(c.block, 16, 32, 1);
-    assert_int_equal(c.output_vec_size, 4);
-    assert_int_equal(c.step_output, 16);
-    assert_int_equal(c.input_mult[1], 1);
-    assert_int_equal(c.input_mult[2], ctas > 1 ? 32 : 0);
-    assert_int_equal(c.step_input, 32 * ctas);
-    assert_dims3(c.grid, tiles, ctas, 1);
+    assert_tall_blocks(&c, tiles, ctas);
     const rt__launch_config off = tall_config_for(it, op, RT_F32, 512, RT__RULE_OFF_OUTER_TALL_SPLIT);
     assert_dims3(off.block, 32, 4, 1);
     assert_int_equal(off.ctas_per_output, off_ctas);

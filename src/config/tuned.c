@@ -55,7 +55,8 @@ enum {
        full sum of 64 KB (8 vectors per thread) 6.67 us on one block, 7.46
        us on 2; 256 KB (32 per thread) 11.95 us on one block, 7.68 on 8. */
     MIN_LOADS_TO_SPLIT = 16,
-    /* PyTorch's cap: no thread reads more than 256 values per block split. */
+    /* PyTorch's cap: no thread reads more than 256 values per block split.
+       TUNED applies it only with rule 13 turned off (retune_global_split). */
     MAX_VALUES_PER_THREAD = 256,
     /* Batches of partials (RT__TAIL_LOADS each) a thread of the last
        block of a split loads in turn: a cap on the split when few threads
