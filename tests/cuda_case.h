@@ -292,6 +292,20 @@ static inline rt__launch_config case_config(rt_context *ctx, const rt_case *c, c
     return cfg;
 }
 
+/* The bytes between a thread's successive vectors that the executor packs
+   for c under policy (nd_step_bytes, launch.h; 0: the vector path divides
+   every vector's offset out, or another path). */
+static inline int32_t case_nd_step(rt_context *ctx, const rt_case *c, const dev_case *d,
+                                   rt_policy policy) {
+    rt__problem pb;
+    rt__iter it;
+    case_iter(ctx, c, d, policy, &pb, &it);
+    const rt__launch_config cfg = case_config(ctx, c, d, policy);
+    int32_t bytes = -1;
+    assert_int_equal(rt__cuda_nd_step(&pb, &it, &cfg, &bytes), RT_OK);
+    return bytes;
+}
+
 /* The start of every GPU test's main: CUDA_TEST_SKIP without a CUDA
    device, 1 if a CUDA context on device 0 cannot be made, else 0 with
    *gpu ready. */

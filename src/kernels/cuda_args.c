@@ -289,6 +289,28 @@ void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {
     a->rows_two_pass = c->rows_two_pass ? 1 : 0;
 }
 
+void rt__cuda_pack_nd_step(const rt__iter *it, const rt__launch_config *c, int input_vec,
+                           rt__kernel_args *a) {
+    /* A block step moves a thread's reduced index by E = step_input
+       vectors. Where E is a whole number k of the slowest reduced dim's
+       units (the product P of the faster reduced extents), only that
+       dim's digit moves, by k, and never carries (it is the slowest):
+       the offset moves by k times its stride. k below its extent keeps
+       the step inside the piece's 32-bit offsets; at or above it no
+       thread takes a second step, and dividing costs nothing. */
+    const int R = it->num_reduce_dims;
+    a->nd_step_bytes = 0;
+    if (c->kernel != RT__KERNEL_GENERAL || !c->vectorize_input || R < 2 || input_vec < 1)
+        return;
+    int64_t units = 1;
+    for (int d = 0; d < R - 1; d++)
+        units *= it->shape[d];
+    const int64_t e = (int64_t)c->step_input * input_vec;
+    if (units < 1 || e % units != 0 || e / units >= it->shape[R - 1])
+        return;
+    a->nd_step_bytes = (int32_t)(e / units * stride32(it, RT__ITER_IN, R - 1));
+}
+
 void rt__divmod_init(rt__divmod *dm, uint32_t d) {
     /* shift = ceil(log2(d)); magic = floor(2^32 * (2^shift - d) / d) + 1,
        which fits 32 bits because 2^(shift-1) < d (PyTorch's IntDivider). */

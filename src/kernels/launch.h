@@ -154,6 +154,11 @@ typedef struct rt__kernel_args {
     int ctas_per_output;
     int input_chunked; /* block y reads its own run of input_mult[2] indices */
     int vectorize_input;
+    /* The vector path with several reduced dims: the bytes between a
+       thread's successive vectors where a step of step_input vectors is a
+       whole number of the slowest reduced dim's units (no other digit
+       moves), else 0 (every vector's offset divided out). */
+    int32_t nd_step_bytes;
 
     int out_dtype;      /* rt_dtype of `out` (the final store converts) */
     int first;          /* 0: combine with the state already in `acc` */

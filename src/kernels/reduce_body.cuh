@@ -234,6 +234,47 @@ template <typename Op, int OVS> struct Reducer {
             fold_vector(op, acc, load(idx), first + idx * V, 0);
     }
 
+    /* fold_vectors for several reduced dims whose vectors a thread reads
+       a.nd_step_bytes apart (the host's rt__cuda_pack_nd_step: a block step
+       of step_input vectors is a whole number of units of the slowest
+       reduced dim, which no carry leaves): one offset calculation a
+       thread, then an add a load, where fold_vectors divides every digit
+       of every vector's index. */
+    template <int K> __device__ void fold_stepped(A (&acc)[K], const char *slice) const {
+        constexpr int V = Op::input_vec;
+        constexpr int L = loads_in_flight<Op>();
+        using Load = Packed<S, V>;
+        const uint32_t step = a.step_input;
+        const uint32_t idx = input_idx();
+        const uint32_t end = input_end(a.num_inputs / V);
+        if (idx >= end)
+            return;
+        uint32_t n = (end - 1 - idx) / step + 1; /* vectors this thread reads */
+        const int32_t sb = a.nd_step_bytes;
+        const char *p = slice + input_offset(a, idx * V);
+        uint32_t first = idx * V; /* reduced index of the vector at p */
+        /* Not unrolled: a counted loop unrolls 4 deep, with 4 batches of
+           loads live (f64 sums 44 -> 64 registers, f32 sums spilled). */
+#pragma unroll 1
+        for (; n >= L; n -= L) {
+            Load v[L];
+#pragma unroll
+            for (int l = 0; l < L; l++)
+                v[l] = load_stream(reinterpret_cast<const Load *>(p + (ptrdiff_t)l * sb));
+#pragma unroll
+            for (int l = 0; l < L; l++)
+                fold_vector(op, acc, v[l], first + l * step * V, l);
+            p += (ptrdiff_t)L * sb;
+            first += L * step * V;
+        }
+#pragma unroll 1
+        for (; n > 0; n--) {
+            fold_vector(op, acc, load_stream(reinterpret_cast<const Load *>(p)), first, 0);
+            p += sb;
+            first += step * V;
+        }
+    }
+
     /* vectorize_input: the contiguous fastest reduced dim read in aligned
        vectors of input_vec elements (fold_vectors). With one reduced dim
        (a row at the slice), an unaligned head and the tail are read as
@@ -270,9 +311,13 @@ template <typename Op, int OVS> struct Reducer {
         } else {
             static_assert(sizeof(Load) <= RT__ND_VEC_BYTES && RT__ND_VEC_BYTES % sizeof(Load) == 0,
                           "the config's nd-vector rule must cover this op's vector");
-            fold_vectors(acc, a.num_inputs / V, 0, [this, slice](uint32_t j) {
-                return load_stream(reinterpret_cast<const Load *>(slice + input_offset(a, j * V)));
-            });
+            if (a.nd_step_bytes != 0)
+                fold_stepped(acc, slice);
+            else
+                fold_vectors(acc, a.num_inputs / V, 0, [this, slice](uint32_t j) {
+                    return load_stream(
+                        reinterpret_cast<const Load *>(slice + input_offset(a, j * V)));
+                });
         }
 
 #pragma unroll
