@@ -185,7 +185,7 @@ static int pack_real_launch(job *j) {
     j->real_args.out_dtype = RT_F32;
     rt__cuda_pack_iter(&j->it, &j->real_args);
     rt__cuda_pack_config(&j->real_cfg, &j->real_args);
-    rt__cuda_pack_nd_step(&j->it, &j->real_cfg, e->input_vec, &j->real_args);
+    rt__cuda_pack_walk(&j->it, &j->real_cfg, e->input_vec, &j->real_args);
     j->real_args.first = 1;
     j->real_args.last = 1;
     return j->real_launch == NULL || j->real_cfg.staging_bytes != 0;

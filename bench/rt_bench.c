@@ -38,8 +38,8 @@ static const char usage[] =
     "                   half-tile the ROWS tile's half tiles for rows of 128 bytes,\n"
     "                   outer-tall-split rule 12 (tall outer blocks for a split),\n"
     "                   uncapped-split rule 13 (PyTorch's 256-value cap on a split),\n"
-    "                   nd-step the general kernel's stepped vectors over several\n"
-    "                   reduced dims (every vector's offset divided out)\n"
+    "                   walk the general kernel's walks over several reduced dims\n"
+    "                   (every reduced index's offset divided out)\n"
     "  --list-json      print the suite as JSON and exit (needs no GPU)\n";
 
 /* One case's buffers: nslots input and output copies it rotates through. */
@@ -245,7 +245,7 @@ static bool parse_kinds(const char *list, unsigned *mask) {
                  {"half-tile", RT__RULE_OFF_HALF_TILE},
                  {"outer-tall-split", RT__RULE_OFF_OUTER_TALL_SPLIT},
                  {"uncapped-split", RT__RULE_OFF_UNCAPPED_SPLIT},
-                 {"nd-step", RT__RULE_OFF_ND_STEP}};
+                 {"walk", RT__RULE_OFF_WALK}};
     *mask = 0;
     for (const char *p = list; *p != '\0';) {
         const size_t len = strcspn(p, ",");

@@ -292,18 +292,16 @@ static inline rt__launch_config case_config(rt_context *ctx, const rt_case *c, c
     return cfg;
 }
 
-/* The bytes between a thread's successive vectors that the executor packs
-   for c under policy (nd_step_bytes, launch.h; 0: the vector path divides
-   every vector's offset out, or another path). */
-static inline int32_t case_nd_step(rt_context *ctx, const rt_case *c, const dev_case *d,
-                                   rt_policy policy) {
+/* The walk the executor packs for c under policy (launch.h: walk,
+   walk_step, walk_digit, walk_carry into walk[0..3]; walk 0: every
+   reduced index's offset divided out, or another path). */
+static inline void case_walk(rt_context *ctx, const rt_case *c, const dev_case *d,
+                             rt_policy policy, int32_t walk[4]) {
     rt__problem pb;
     rt__iter it;
     case_iter(ctx, c, d, policy, &pb, &it);
     const rt__launch_config cfg = case_config(ctx, c, d, policy);
-    int32_t bytes = -1;
-    assert_int_equal(rt__cuda_nd_step(&pb, &it, &cfg, &bytes), RT_OK);
-    return bytes;
+    assert_int_equal(rt__cuda_walk(&pb, &it, &cfg, walk), RT_OK);
 }
 
 /* The start of every GPU test's main: CUDA_TEST_SKIP without a CUDA

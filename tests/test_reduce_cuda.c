@@ -693,7 +693,7 @@ static const branch_case k_tuned[] = {
        with a remainder. The f32 sums and means take rule 10's tall blocks
        at 4 outputs a thread, the i32 sums (whose kernel takes 128 threads
        at 4) fewer outputs a thread under rule 8 (132 SMs, the kernels'
-       sm_90 registers and bounds: rt_explain --kernel-regs 32,46,55
+       sm_90 registers and bounds: rt_explain --kernel-regs 32,46,56
        --kernel-threads 512,512,512 for f32, 38,53,70 and 512,256,128 for
        i32). */
     {"tuned: 64 column sums, many blocks", RT_OP_SUM, RT_F32, RT_F32, 2, {200003, 64}, 1, {0}, 0,
@@ -915,83 +915,114 @@ static rt__launch_config run_tuned_case(const branch_case *b, uint64_t seed, int
     return cfg;
 }
 
-/* Several reduced dims read in vectors a step of the slowest one apart
-   (nd_step_bytes: one offset a thread, then an add a load): every op
-   family's vector width, a tail of fewer than a batch of loads, PyTorch's
-   interleaved block split, a step of several units; and two shapes whose
-   block step is no whole number of units, which divide every offset out.
-   step: what the executor must pack (132 SMs and the sm_90 kernels'
-   registers, H100 and H200 alike). */
-typedef struct nd_step_case {
+/* Walks (launch.h): a thread's successive reduced indices, a block step
+   apart, reached by an add a load (and a carry where digit 0 wraps)
+   instead of dividing each out. Steps of whole units of the slowest
+   reduced dim, on the vector path: every op family's vector width, a
+   tail of fewer than a batch of loads, PyTorch's interleaved block split,
+   a step of several units, the chunked split. Two reduced dims whose
+   digit 0 wraps: vectors, one output a thread and 4 (outputs vectorized),
+   indexed ops, Welford, int64 states. Two shapes of three reduced dims
+   whose step is no whole number of units divide. walk: what the executor
+   must pack, {walk, walk_step, walk_digit, walk_carry} (132 SMs and the
+   sm_90 kernels' registers, H100 and H200 alike). */
+typedef struct walk_case {
     branch_case b;
-    int32_t step;
+    int32_t walk[4];
     int chunked; /* 1: planned as on an H100, a chunked block split (rule 7) */
-} nd_step_case;
+} walk_case;
 
-static const nd_step_case k_nd_steps[] = {
+static const walk_case k_walks[] = {
     /* [6,8,16,8,128] over (0,2,4): blocks of 512 vectors, each a unit of
-       dim 0 (16 x 128 floats, 128 x 8 x 128 floats = 512 KiB apart), 6 a
-       thread: a batch of 4 and a tail of 2. */
-    {{"nd step: f32 sum", RT_OP_SUM, RT_F32, RT_F32, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4}, 0, false,
-      0, 1, 1, 1, ANY_OF, ANY_OF}, 524288, 0},
-    {{"nd step: argmax", RT_OP_ARGMAX, RT_F32, RT_I64, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4}, 0, false,
-      0, 1, 1, 1, ANY_OF, ANY_OF}, 524288, 0},
-    {{"nd step: min with indices", RT_OP_MIN, RT_F32, RT_F32, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4}, 0,
-      true, 0, 1, 1, 1, ANY_OF, ANY_OF}, 524288, 0},
-    {{"nd step: var", RT_OP_VAR, RT_F32, RT_F32, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4}, 0, false, 1, 1,
-      1, 1, ANY_OF, ANY_OF}, 524288, 0},
-    {{"nd step: norm p=3", RT_OP_NORM, RT_F32, RT_F32, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4}, 0, false,
-      3, 1, 1, 1, ANY_OF, ANY_OF}, 524288, 0},
+       dim 0 (16 x 128 floats; 8 x 16 x 8 x 128 floats = 512 KiB apart), 6
+       a thread: a batch of 4 and a tail of 2. */
+    {{"walk: f32 sum, whole units", RT_OP_SUM, RT_F32, RT_F32, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4},
+      0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0}, 0},
+    {{"walk: argmax, whole units", RT_OP_ARGMAX, RT_F32, RT_I64, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4},
+      0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0}, 0},
+    {{"walk: min with indices, whole units", RT_OP_MIN, RT_F32, RT_F32, 5, {6, 8, 16, 8, 128}, 3,
+      {0, 2, 4}, 0, true, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0}, 0},
+    {{"walk: var, whole units", RT_OP_VAR, RT_F32, RT_F32, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4}, 0,
+      false, 1, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0}, 0},
+    {{"walk: norm p=3, whole units", RT_OP_NORM, RT_F32, RT_F32, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4},
+      0, false, 3, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0}, 0},
     /* 8-wide bf16 vectors: a step of 2 units (2 x 256 KiB); 16-wide bool
        vectors: 4 units of 128 KiB; 4-wide doubles: 1 unit of 1 MiB. */
-    {{"nd step: bf16 sum to f32", RT_OP_SUM, RT_BF16, RT_F32, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4}, 0,
-      false, 0, 1, 1, 1, ANY_OF, ANY_OF}, 524288, 0},
-    {{"nd step: bool any", RT_OP_ANY, RT_BOOL, RT_BOOL, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4}, 0,
-      false, 0, 1, 1, 1, ANY_OF, ANY_OF}, 524288, 0},
-    {{"nd step: f64 sum", RT_OP_SUM, RT_F64, RT_F64, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4}, 0, false,
-      0, 1, 1, 1, ANY_OF, ANY_OF}, 1048576, 0},
+    {{"walk: bf16 sum to f32, 2 units", RT_OP_SUM, RT_BF16, RT_F32, 5, {6, 8, 16, 8, 128}, 3,
+      {0, 2, 4}, 0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0}, 0},
+    {{"walk: bool any, 4 units", RT_OP_ANY, RT_BOOL, RT_BOOL, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4},
+      0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0}, 0},
+    {{"walk: f64 sum, whole units", RT_OP_SUM, RT_F64, RT_F64, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4},
+      0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 1048576, 0, 0}, 0},
     /* [256,2,16,128] over (0,2,3): 2 outputs, 64 blocks each, interleaved
        (step 32768 vectors = 64 units of 2048 floats, 16 KiB apart). */
-    {{"nd step: block split sum", RT_OP_SUM, RT_F32, RT_F32, 4, {256, 2, 16, 128}, 3, {0, 2, 3}, 0,
-      false, 0, 1, 1, 1, 1, 1}, 1048576, 0},
-    {{"nd step: block split argmin", RT_OP_ARGMIN, RT_F32, RT_I64, 4, {256, 2, 16, 128}, 3,
-      {0, 2, 3}, 0, false, 0, 1, 1, 1, 1, 1}, 1048576, 0},
+    {{"walk: block split sum", RT_OP_SUM, RT_F32, RT_F32, 4, {256, 2, 16, 128}, 3, {0, 2, 3}, 0,
+      false, 0, 1, 1, 1, 1, 1}, {1, 1048576, 0, 0}, 0},
+    {{"walk: block split argmin", RT_OP_ARGMIN, RT_F32, RT_I64, 4, {256, 2, 16, 128}, 3, {0, 2, 3},
+      0, false, 0, 1, 1, 1, 1, 1}, {1, 1048576, 0, 0}, 0},
     /* [3,200,2,256] over (1,3): 3584 vectors a step, 56 rows of 256
        floats (2 KiB apart); 3 or 4 a thread. */
-    {{"nd step: 56 rows a step", RT_OP_SUM, RT_F32, RT_F32, 4, {3, 200, 2, 256}, 2, {1, 3}, 0, false,
-      0, 1, 1, 1, 1, 1}, 114688, 0},
+    {{"walk: 56 rows a step", RT_OP_SUM, RT_F32, RT_F32, 4, {3, 200, 2, 256}, 2, {1, 3}, 0, false, 0,
+      1, 1, 1, 1, 1}, {1, 114688, 0, 0}, 0},
     /* [256,16,2048] over (0,2) on an H100: 16 outputs, 32 chunks of 8
        block steps each (512 vectors, a unit of 2048 floats, 128 KiB). */
-    {{"nd step: chunked split mean", RT_OP_MEAN, RT_F32, RT_F32, 3, {256, 16, 2048}, 2, {0, 2}, 0,
-      false, 0, 1, 1, 1, 1, 1}, 131072, 1},
+    {{"walk: chunked split mean", RT_OP_MEAN, RT_F32, RT_F32, 3, {256, 16, 2048}, 2, {0, 2}, 0,
+      false, 0, 1, 1, 1, 1, 1}, {1, 131072, 0, 0}, 1},
+    /* [8,33,6,48] bf16 over (1,3): 32 vectors of 8 a step, 256 elements:
+       5 rows of 48 (576 bytes apart) and 16 more of digit 0 (2 bytes
+       each); a wrap adds 576 - 48 x 2. */
+    {{"walk: bf16 vectors, digit 0 wraps", RT_OP_SUM, RT_BF16, RT_F32, 4, {8, 33, 6, 48}, 2, {1, 3},
+      0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 2912, 16, 480}, 0},
+    /* [100,7,50,9] over (0,2), one output a thread: 1264 a step = 25 of
+       dim 0 (100, 7 x 50 x 9 elements apart) and 14 of dim 2 (50, 9
+       apart). */
+    {{"walk: argmax, digit 0 wraps", RT_OP_ARGMAX, RT_F32, RT_I64, 4, {100, 7, 50, 9}, 2, {0, 2},
+      0, false, 0, 0, 1, 0, 1, 1}, {1, 315504, 14, 10800}, 0},
+    {{"walk: f64 max, digit 0 wraps", RT_OP_MAX, RT_F64, RT_F64, 4, {100, 7, 50, 9}, 2, {0, 2}, 0,
+      false, 0, 0, 1, 0, 1, 1}, {1, 631008, 14, 21600}, 0},
+    /* [40,3,300,8] over (0,2), 4 outputs a thread: 3008 a step = 10 of
+       dim 0 and 8 of dim 2 (300, 8 floats apart). */
+    {{"walk: 4 outputs a thread, digit 0 wraps", RT_OP_SUM, RT_F32, RT_F32, 4, {40, 3, 300, 8}, 2,
+      {0, 2}, 0, false, 0, 0, 4, 0, 1, 1}, {1, 288256, 8, 19200}, 0},
+    {{"walk: var, 4 outputs a thread", RT_OP_VAR, RT_F32, RT_F32, 4, {40, 3, 300, 8}, 2, {0, 2}, 0,
+      false, 1, 0, 4, 0, 1, 1}, {1, 288256, 8, 19200}, 0},
+    {{"walk: i32 sum to i64, 4 outputs a thread", RT_OP_SUM, RT_I32, RT_I64, 4, {40, 3, 300, 8}, 2,
+      {0, 2}, 0, false, 0, 0, 4, 0, 1, 1}, {1, 288256, 8, 19200}, 0},
+    /* [30,5,60,16] over (0,2): 456 a step = 7 of dim 0 and 36 of dim 2. */
+    {{"walk: 36 of 60 a step", RT_OP_SUM, RT_F32, RT_F32, 4, {30, 5, 60, 16}, 2, {0, 2}, 0, false,
+      0, 0, 4, 0, 1, 1}, {1, 136704, 36, 15360}, 0},
     /* 32 vectors (128 floats) a step against units of 288 and 192. */
-    {{"nd step: none, 96 x 3 units", RT_OP_SUM, RT_F32, RT_F32, 5, {6, 8, 3, 8, 96}, 3, {0, 2, 4}, 0,
-      false, 0, 1, 1, 1, ANY_OF, ANY_OF}, 0, 0},
-    {{"nd step: none, norm p=2", RT_OP_NORM, RT_F32, RT_F32, 5, {3, 4, 6, 5, 32}, 3, {0, 2, 4}, 0,
-      false, 2, 1, 1, 1, ANY_OF, ANY_OF}, 0, 0},
+    {{"walk: none, 96 x 3 units", RT_OP_SUM, RT_F32, RT_F32, 5, {6, 8, 3, 8, 96}, 3, {0, 2, 4}, 0,
+      false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {0, 0, 0, 0}, 0},
+    {{"walk: none, norm p=2", RT_OP_NORM, RT_F32, RT_F32, 5, {3, 4, 6, 5, 32}, 3, {0, 2, 4}, 0, false,
+      2, 1, 1, 1, ANY_OF, ANY_OF}, {0, 0, 0, 0}, 0},
 };
 
-static void test_nd_steps(void **state) {
+static void test_walks(void **state) {
     (void)state;
     dev_case d;
     memset(&d, 0, sizeof d);
-    const size_t n = sizeof k_nd_steps / sizeof k_nd_steps[0];
+    const size_t n = sizeof k_walks / sizeof k_walks[0];
     for (size_t i = 0; i < n; i++) {
-        const branch_case *b = &k_nd_steps[i].b;
+        const branch_case *b = &k_walks[i].b;
         rt_case c;
         make_branch_case(&c, b, 0x5e9d0000ull + i);
-        const int chunked = k_nd_steps[i].chunked;
+        const int chunked = k_walks[i].chunked;
         const int own_gbps = chunked ? case_plan_gbps(g_gpu, H100_CLASS_TEST_GBPS) : 0;
         free(check_tuned_case(b, &c, 0, chunked, RT__KERNEL_GENERAL, &d));
-        const int32_t got = case_nd_step(g_gpu, &c, &d, RT_POLICY_TUNED);
+        int32_t got[4];
+        case_walk(g_gpu, &c, &d, RT_POLICY_TUNED, got);
         if (chunked)
             case_plan_gbps(g_gpu, own_gbps);
-        if (got != k_nd_steps[i].step)
-            fail_msg("%s: nd_step_bytes %d, want %d", b->name, got, k_nd_steps[i].step);
+        for (int k = 0; k < 4; k++)
+            if (got[k] != k_walks[i].walk[k])
+                fail_msg("%s: walk {%d, %d, %d, %d}, want {%d, %d, %d, %d}", b->name, got[0],
+                         got[1], got[2], got[3], k_walks[i].walk[0], k_walks[i].walk[1],
+                         k_walks[i].walk[2], k_walks[i].walk[3]);
         rt_case_free(&c);
     }
     dev_case_free(&d);
-    print_message("nd step cases: %zu\n", n);
+    print_message("walk cases: %zu\n", n);
 }
 
 static void test_tuned_paths(void **state) {
@@ -1368,7 +1399,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_branches),
         cmocka_unit_test(test_tuned_paths),
-        cmocka_unit_test(test_nd_steps),
+        cmocka_unit_test(test_walks),
         cmocka_unit_test(test_tiny),
         cmocka_unit_test(test_stream),
         cmocka_unit_test(test_arg_ties_and_nan),

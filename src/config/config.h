@@ -146,10 +146,10 @@ typedef enum rt__kernel_kind {
 /* TUNED rule 13 (tuned.c): PyTorch's 256-value cap may push a block split
    past one wave again. */
 #define RT__RULE_OFF_UNCAPPED_SPLIT (1u << 25)
-/* The general kernel's stepped vectors over several reduced dims (the
-   executor's nd_step_bytes, cuda_args.c): every vector's offset divided
-   out again. */
-#define RT__RULE_OFF_ND_STEP (1u << 26)
+/* The general kernel's walks over two reduced dims or whole units of the
+   slowest (the executor's kernel argument `walk`, cuda_args.c): every
+   reduced index's offset divided out again. */
+#define RT__RULE_OFF_WALK (1u << 26)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its

@@ -289,26 +289,47 @@ void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {
     a->rows_two_pass = c->rows_two_pass ? 1 : 0;
 }
 
-void rt__cuda_pack_nd_step(const rt__iter *it, const rt__launch_config *c, int input_vec,
-                           rt__kernel_args *a) {
+void rt__cuda_pack_walk(const rt__iter *it, const rt__launch_config *c, int input_vec,
+                        rt__kernel_args *a) {
     /* A block step moves a thread's reduced index by E = step_input
-       vectors. Where E is a whole number k of the slowest reduced dim's
-       units (the product P of the faster reduced extents), only that
-       dim's digit moves, by k, and never carries (it is the slowest):
-       the offset moves by k times its stride. k below its extent keeps
-       the step inside the piece's 32-bit offsets; at or above it no
-       thread takes a second step, and dividing costs nothing. */
+       vectors (of input_vec elements) or elements. Where E is a whole
+       number k of units of the slowest reduced dim (the product P of the
+       faster reduced extents), only that dim's digit moves, by k, and it
+       never carries: the offset moves by k times its stride. With two
+       reduced dims E is q units of dim 1 and r < s0 of dim 0: digit 0
+       moves by r and wraps at most once, dim 1 never carries. One reduced
+       dim needs no walk (the kernel multiplies). k or q at or above the
+       slowest extent: no thread takes a second step. Every byte count
+       here is a sum of digit times stride below the extents, which a
+       32-bit piece holds. */
     const int R = it->num_reduce_dims;
-    a->nd_step_bytes = 0;
-    if (c->kernel != RT__KERNEL_GENERAL || !c->vectorize_input || R < 2 || input_vec < 1)
+    a->walk = 0;
+    a->walk_step = 0;
+    a->walk_digit = 0;
+    a->walk_carry = 0;
+    if (c->kernel != RT__KERNEL_GENERAL || R < 2 || input_vec < 1)
         return;
     int64_t units = 1;
     for (int d = 0; d < R - 1; d++)
         units *= it->shape[d];
-    const int64_t e = (int64_t)c->step_input * input_vec;
-    if (units < 1 || e % units != 0 || e / units >= it->shape[R - 1])
+    const int64_t e = (int64_t)c->step_input * (c->vectorize_input ? input_vec : 1);
+    const int64_t slowest = it->shape[R - 1], t_slowest = stride32(it, RT__ITER_IN, R - 1);
+    if (units >= 1 && e % units == 0) {
+        if (e / units >= slowest)
+            return;
+        a->walk_step = (int32_t)(e / units * t_slowest);
+    } else if (R == 2) {
+        const int64_t s0 = it->shape[0], t0 = stride32(it, RT__ITER_IN, 0);
+        const int64_t q = e / s0, r = e % s0, carry = t_slowest - s0 * t0;
+        if (q >= slowest || carry < INT32_MIN || carry > INT32_MAX)
+            return;
+        a->walk_step = (int32_t)(r * t0 + q * t_slowest);
+        a->walk_digit = (uint32_t)r;
+        a->walk_carry = (int32_t)carry;
+    } else {
         return;
-    a->nd_step_bytes = (int32_t)(e / units * stride32(it, RT__ITER_IN, R - 1));
+    }
+    a->walk = 1;
 }
 
 void rt__divmod_init(rt__divmod *dm, uint32_t d) {

@@ -104,11 +104,12 @@ const rt__device_props *rt__cuda_props(const rt_context *ctx);
    kernels (TUNED's occupancy). RT_ERR_UNSUPPORTED without a kernel. */
 rt_status rt__cuda_op_traits(rt_context *ctx, const rt__problem *pb, rt__op_traits *traits);
 
-/* Test hook: the nd_step_bytes (launch.h) the executor packs for a piece
-   `it` of pb under general-kernel config c, with the vector width of pb's
-   kernel. RT_ERR_UNSUPPORTED without a kernel. */
-rt_status rt__cuda_nd_step(const rt__problem *pb, const rt__iter *it, const rt__launch_config *c,
-                           int32_t *bytes);
+/* Test hook: the walk the executor packs for a piece `it` of pb under
+   general-kernel config c (launch.h), with the vector width of pb's
+   kernel: walk[0..3] = walk, walk_step, walk_digit, walk_carry.
+   RT_ERR_UNSUPPORTED without a kernel. */
+rt_status rt__cuda_walk(const rt__problem *pb, const rt__iter *it, const rt__launch_config *c,
+                        int32_t walk[4]);
 
 #ifdef __cplusplus
 }

@@ -174,9 +174,9 @@ static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, 
     rt__kernel_args a = p->proto;
     rt__cuda_pack_iter(piece, &a);
     rt__cuda_pack_config(&n->cfg, &a);
-    rt__cuda_pack_nd_step(piece, &n->cfg, p->entry->input_vec, &a);
-    if (p->ctx->kinds_off & RT__RULE_OFF_ND_STEP)
-        a.nd_step_bytes = 0;
+    rt__cuda_pack_walk(piece, &n->cfg, p->entry->input_vec, &a);
+    if (p->ctx->kinds_off & RT__RULE_OFF_WALK)
+        a.walk = 0;
     RT_RETURN_IF((!first || !last) && a.acc == NULL, RT_ERR_INTERNAL);
     a.staging = rt__cuda_workspace_staging(p->ctx);
     a.semaphores = rt__cuda_workspace_semaphores(p->ctx);
@@ -256,13 +256,16 @@ static rt_status op_kernels(rt_context *ctx, const rt__problem *pb,
     return RT_OK;
 }
 
-rt_status rt__cuda_nd_step(const rt__problem *pb, const rt__iter *it, const rt__launch_config *c,
-                           int32_t *bytes) {
+rt_status rt__cuda_walk(const rt__problem *pb, const rt__iter *it, const rt__launch_config *c,
+                        int32_t walk[4]) {
     const rt__kernel_entry *entry = rt__kernel_lookup(family_of(pb), pb->in.dtype);
     RT_RETURN_IF(entry == NULL, RT_ERR_UNSUPPORTED);
     rt__kernel_args a;
-    rt__cuda_pack_nd_step(it, c, entry->input_vec, &a);
-    *bytes = a.nd_step_bytes;
+    rt__cuda_pack_walk(it, c, entry->input_vec, &a);
+    walk[0] = a.walk;
+    walk[1] = a.walk_step;
+    walk[2] = (int32_t)a.walk_digit;
+    walk[3] = a.walk_carry;
     return RT_OK;
 }
 

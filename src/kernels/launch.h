@@ -154,11 +154,15 @@ typedef struct rt__kernel_args {
     int ctas_per_output;
     int input_chunked; /* block y reads its own run of input_mult[2] indices */
     int vectorize_input;
-    /* The vector path with several reduced dims: the bytes between a
-       thread's successive vectors where a step of step_input vectors is a
-       whole number of the slowest reduced dim's units (no other digit
-       moves), else 0 (every vector's offset divided out). */
-    int32_t nd_step_bytes;
+    /* walk: 1 where a thread's successive reduced indices (a block step
+       of step_input vectors or elements apart) move only digits 0 and 1
+       of the reduced index, so that the kernel walks them (an add a load,
+       walk_carry more where digit 0 wraps) instead of dividing each out:
+       two reduced dims, or a step of whole units of the slowest one. */
+    int walk;
+    int32_t walk_step;   /* bytes a step adds */
+    uint32_t walk_digit; /* elements a step adds to digit 0 (below its extent) */
+    int32_t walk_carry;  /* bytes a wrap of digit 0 adds: stride 1 - extent 0 x stride 0 */
 
     int out_dtype;      /* rt_dtype of `out` (the final store converts) */
     int first;          /* 0: combine with the state already in `acc` */
