@@ -155,10 +155,12 @@ typedef struct rt__kernel_args {
     int input_chunked; /* block y reads its own run of input_mult[2] indices */
     int vectorize_input;
     /* walk: 1 where a thread's successive reduced indices (a block step
-       of step_input vectors or elements apart) move only digits 0 and 1
-       of the reduced index, so that the kernel walks them (an add a load,
+       of step_input vectors or elements apart) move no digit that can
+       carry into another, so that the kernel walks them (an add a load,
        walk_carry more where digit 0 wraps) instead of dividing each out:
-       two reduced dims, or a step of whole units of the slowest one. */
+       a step of whole units of the slowest reduced dim (only its digit
+       moves), or two reduced dims (digit 0 wraps at most once a step into
+       digit 1, which is the slowest). rt__cuda_pack_walk (cuda_args.c). */
     int walk;
     int32_t walk_step;   /* bytes a step adds */
     uint32_t walk_digit; /* elements a step adds to digit 0 (below its extent) */

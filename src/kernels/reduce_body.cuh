@@ -252,9 +252,9 @@ template <typename Op, int OVS> struct Reducer {
     }
 
     /* One block step on: walk_step bytes and walk_digit elements of digit
-       0, and walk_carry bytes where digit 0 wraps (only dims 0 and 1 move:
-       two reduced dims, or a step of whole units of the slowest one, which
-       never moves digit 0). */
+       0, and walk_carry bytes where digit 0 wraps (into digit 1, the
+       slowest of two reduced dims). WRAPS false: a step of whole units of
+       the slowest dim, which leaves digit 0 where it is. */
     template <bool WRAPS> __device__ void walk_on(Walker &w) const {
         w.p += a.walk_step;
         if constexpr (WRAPS) {
