@@ -275,21 +275,28 @@ static inline int case_plan_gbps(rt_context *ctx, int gbps) {
     return had;
 }
 
-/* The launch configuration case c gets on ctx under policy (one piece):
-   the same validation, iteration space and config the executor computes. */
+/* The problem, iteration space and launch configuration case c gets on
+   ctx under policy (one piece): the same validation, iter and config the
+   executor computes. */
+static inline rt__launch_config case_plan(rt_context *ctx, const rt_case *c, const dev_case *d,
+                                          rt_policy policy, rt__problem *pb, rt__iter *it) {
+    case_iter(ctx, c, d, policy, pb, it);
+    rt__op_traits tr;
+    assert_int_equal(rt__cuda_op_traits(ctx, pb, &tr), RT_OK);
+    rt__launch_config cfg;
+    /* As the executor plans it: without the kinds the context turns off. */
+    assert_int_equal(rt__config_compute_without(it, &tr, rt__cuda_props(ctx), policy,
+                                                ctx->kinds_off, &cfg),
+                     RT_OK);
+    return cfg;
+}
+
+/* The launch configuration alone (case_plan). */
 static inline rt__launch_config case_config(rt_context *ctx, const rt_case *c, const dev_case *d,
                                             rt_policy policy) {
     rt__problem pb;
     rt__iter it;
-    case_iter(ctx, c, d, policy, &pb, &it);
-    rt__op_traits tr;
-    assert_int_equal(rt__cuda_op_traits(ctx, &pb, &tr), RT_OK);
-    rt__launch_config cfg;
-    /* As the executor plans it: without the kinds the context turns off. */
-    assert_int_equal(rt__config_compute_without(&it, &tr, rt__cuda_props(ctx), policy,
-                                                ctx->kinds_off, &cfg),
-                     RT_OK);
-    return cfg;
+    return case_plan(ctx, c, d, policy, &pb, &it);
 }
 
 /* The walk the executor packs for c under policy (launch.h: walk,
@@ -299,8 +306,7 @@ static inline void case_walk(rt_context *ctx, const rt_case *c, const dev_case *
                              rt_policy policy, int32_t walk[4]) {
     rt__problem pb;
     rt__iter it;
-    case_iter(ctx, c, d, policy, &pb, &it);
-    const rt__launch_config cfg = case_config(ctx, c, d, policy);
+    const rt__launch_config cfg = case_plan(ctx, c, d, policy, &pb, &it);
     assert_int_equal(rt__cuda_walk(&pb, &it, &cfg, walk), RT_OK);
 }
 
