@@ -744,9 +744,11 @@ static rt__launch_config h100_rows_config(int64_t len, int64_t pitch, int64_t ro
 /* The ROWS warp kernel (tuned_rows.c rows_warp): rows of 97-160 4-byte
    elements for one-number states, at least 16 warps of 4 rows a SM (132
    SMs: 8445 rows), packed or not, on a GPU of known DRAM bandwidth up to 4
-   TB/s (the model H100, not the model H200); one-warp blocks of 4 rows.
-   Else the tile (packed) as before: 8-byte elements, var, argmax, rows of
-   96 or 161, too few rows, an H200 or an unknown bandwidth, or the variant
+   TB/s (the model H100, not the model H200); a warp on 4 rows, in blocks
+   of one warp, or of two for rows of 97-117 (where one-warp blocks would
+   ask the SMs for more than 13.5 block starts a us at 3352 GB/s). Else
+   the tile (packed) as before: 8-byte elements, var, argmax, rows of 96
+   or 161, too few rows, an H200 or an unknown bandwidth, or the variant
    turned off. */
 static void test_tuned_rows_warp(void **state) {
     (void)state;
@@ -762,6 +764,30 @@ static void test_tuned_rows_warp(void **state) {
     assert_int_equal(w.rows_per_block, RT__ROWS_WARP_ROWS);
     assert_int_equal(w.grid[0], (520222 + 3) / 4);
     assert_int_equal(w.shared_memory_bytes, 0);
+    /* Two warps a block below 118 elements: 25393 bytes a SM a us over
+       16 L bytes a warp's rows is 13.56 block starts a us at L = 117 and
+       13.45 at 118. */
+    static const struct {
+        int64_t len, pitch;
+        rt_op op;
+        rt_dtype dt;
+        int warps;
+    } widths[] = {
+        {97, 97, RT_OP_MEAN, RT_F32, 2},   {100, 100, RT_OP_SUM, RT_F32, 2},
+        {117, 117, RT_OP_SUM, RT_F32, 2},  {117, 130, RT_OP_MAX, RT_I32, 2},
+        {118, 118, RT_OP_SUM, RT_F32, 1},  {127, 127, RT_OP_SUM, RT_I32, 1},
+        {160, 160, RT_OP_SUM, RT_F32, 1},
+    };
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+        const rt__launch_config c = h100_rows_config(widths[i].len, widths[i].pitch, 100000,
+                                                     widths[i].op, widths[i].dt, 0);
+        assert_true(c.rows_warp);
+        assert_int_equal(c.block[0], 32 * widths[i].warps);
+        assert_int_equal(c.num_threads, 32 * widths[i].warps);
+        assert_int_equal(c.rows_per_block, RT__ROWS_WARP_ROWS * widths[i].warps);
+        assert_int_equal(c.grid[0], (100000 + c.rows_per_block - 1) / c.rows_per_block);
+        assert_int_equal(c.rows_group, 32);
+    }
     assert_true(h100_rows_config(97, 97, 8448, RT_OP_MEAN, RT_F32, 0).rows_warp);
     assert_true(h100_rows_config(160, 160, 8448, RT_OP_SUM, RT_I32, 0).rows_warp);
     assert_true(h100_rows_config(127, 127, 10000, RT_OP_MAX, RT_F32, 0).rows_warp);

@@ -181,13 +181,17 @@ typedef enum rt__kernel_kind {
 #define RT__ROWS_SHORT_MAX 8
 
 /* The ROWS warp kernel (reduce_rows.cuh warp_rows): a warp on this many
-   adjacent rows, one-warp blocks, each lane loading elements lane, lane +
+   adjacent rows, blocks of 1 to RT__ROWS_WARP_MAX_WARPS warps on rows of
+   their own, each lane loading elements lane, lane +
    32, ... of every row at once: RT__ROWS_WARP_MAX_LOADS of them a row, or
    one fewer (instantiations of 5 and 4: rows of 129-160 and 97-128
    elements). Read by the config (tuned_rows.c), its check (cuda_args.c)
    and the kernel. */
 #define RT__ROWS_WARP_ROWS 4
 #define RT__ROWS_WARP_MAX_LOADS 5
+/* The most warps a block of the warp kernel takes (each on rows of its
+   own: blocks of several warps only pack more of them a SM). */
+#define RT__ROWS_WARP_MAX_WARPS 4
 
 typedef struct rt__launch_config {
     rt_policy policy;     /* COMPAT or TUNED, as chosen */
@@ -257,9 +261,9 @@ typedef struct rt__launch_config {
     bool rows_block;    /* a block of block[0] threads per row, or per
                            two rows (rows_per_block 2), rows_in_flight
                            16-byte vectors per thread and row per batch */
-    bool rows_warp;     /* one-warp blocks, a warp on rows_in_flight
-                           (RT__ROWS_WARP_ROWS) adjacent rows, every
-                           scalar load of them issued at once */
+    bool rows_warp;     /* a warp on rows_in_flight (RT__ROWS_WARP_ROWS)
+                           adjacent rows, every scalar load of them issued
+                           at once; block[0] / 32 warps a block */
     bool rows_two_pass; /* block, Welford's var/std: one batch covers the
                            row exactly (aligned, L == rows_in_flight *
                            block[0] * rows_vec), so two block sums give

@@ -22,8 +22,9 @@
  *    rows of 9-64 elements that are not packed (sliced views).
  *  - warp: rows of 97-160 4-byte elements, packed or not, for one-number
  *    states, on H100-class GPUs (rt__config_h100_class: up to 4 TB/s; not
- *    an H200): a warp on 4 rows, one-warp blocks, every scalar load of the
- *    4 rows at once.
+ *    an H200): a warp on 4 rows, every scalar load of the 4 rows at once;
+ *    blocks of one warp, or of two where 1-warp blocks would start faster
+ *    than an SM starts them (rows shorter than ~118 on an H100).
  *  - block: rows of 2-32 KiB, any pitch or alignment, when there are
  *    enough of them for a few waves: a block of 128-512 threads per row,
  *    each thread loading its (up to) four 16-byte vectors at once (sums
@@ -280,10 +281,11 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
    min/max, the p = 2 norm), packed or not, when there are enough of them
    for ROWS_WARP_MIN_WARPS_PER_SM warps a SM, on an H100-class GPU
    (rt__config_h100_class: DRAM bandwidth known and at most 4 TB/s): the
-   warp kernel, one-warp blocks of RT__ROWS_WARP_ROWS adjacent rows, each lane loading
+   warp kernel, a warp on RT__ROWS_WARP_ROWS adjacent rows, each lane loading
    its 4 or 5 scalars of every row at once (coalesced: a warp's load reads
    128 contiguous bytes of a row), then a shuffle tree a row; no shared
-   memory, no barrier. Inductor's kernel for rows of 129 (its SASS,
+   memory, no barrier (blocks of several warps: ROWS_WARP_BLOCK_RATE_X10
+   below). Inductor's kernel for rows of 129 (its SASS,
    bench/NOTES.md v1.14 run 13). rt_bench, us, the warp kernel against
    --kinds-off rows-warp (the tile kernel), alternating in one call, three
    passes on the H100, two on the H200 (NOTES v1.15):
@@ -292,11 +294,25 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
      [520222,129] sum dim 1   92.88-93.02  96.70-96.82   83.81   76.30-76.32
      [528416,127] sum dim 1   93.09-93.23  95.22-95.34   84.74-84.78  71.62-71.71
    (torch.compile's 129: 92.5 on an H100, 83.3 on an H200.) One-warp
-   blocks keep at most 32 warps of 20 loads a SM in flight: enough for the
-   H100's bandwidth, not the H200's (rows_probe: 96% of a one-shot read on
-   the H100, 77% on the H200). Lengths between 97 and 160 other than 127
-   and 129 were not timed. */
+   blocks read at 96% of a one-shot read on the H100 and 77% on the H200
+   (rows_probe). v1.15 put that on their 32 warps a SM in flight; v1.20
+   found the H200's block starts the bound (below). */
 enum { ROWS_WARP_MIN_WARPS_PER_SM = 16 };
+/* An SM starts about 12 blocks a us (1.98 GHz): 1-warp blocks of rows
+   shorter than ~118 floats ask for more at the H100's bandwidth, and
+   then wait on block starts, not on memory. rt_bench, H100, f32 sums of
+   256 MiB, one warp a block against two, two passes (us, NOTES v1.20):
+     L   100          105          110         115         120
+         106.4-106.5  101.7        97.7-98.0   94.4        93.3-93.4
+         94.0-94.2    94.1-94.2    94.1-94.2   94.0-94.1   93.8-94.0
+     L   127          129          160
+         93.2         93.0-93.1    92.4-92.6
+         93.9-94.1    93.4-93.6    92.7-92.9
+   One warp a block reads rows of 100 at 11.9 blocks a SM a us, 127 at
+   10.8 (and on the H200, v1.15, 11.8 at 84.7 us). The rate at the peak
+   bandwidth (3352 GB/s: 25.4 KB a SM a us over 16 L bytes a block):
+   13.8 for L = 115, 13.2 for 120, so the line sits at 13.5 a us. */
+enum { ROWS_WARP_BLOCK_RATE_X10 = 135 };
 
 static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
                       rt__launch_config *c) {
@@ -308,13 +324,22 @@ static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__dev
     const int64_t warps = (N + RT__ROWS_WARP_ROWS - 1) / RT__ROWS_WARP_ROWS;
     if (warps < (int64_t)ROWS_WARP_MIN_WARPS_PER_SM * dev->num_sms || !rt__config_h100_class(dev))
         return false;
+    /* Warps a block: one, or the fewest that keep the SMs' block starts
+       at the device's bandwidth under ROWS_WARP_BLOCK_RATE_X10 / 10 a us:
+       each 1-warp block of rows of L 4-byte elements reads only 16 L bytes. */
+    const int64_t sm_bytes_per_us = (int64_t)dev->mem_gbps * 1000 / dev->num_sms;
+    const int64_t block_bytes = (int64_t)RT__ROWS_WARP_ROWS * L * op->input_size;
+    int64_t w = 1;
+    while (w < RT__ROWS_WARP_MAX_WARPS &&
+           sm_bytes_per_us * 10 > (int64_t)ROWS_WARP_BLOCK_RATE_X10 * w * block_bytes)
+        w *= 2;
     rows_common(op, c);
     c->rows_warp = true;
     c->rows_group = dev->warp_size;
     c->rows_vec = 1;
     c->rows_in_flight = RT__ROWS_WARP_ROWS;
-    c->block[0] = dev->warp_size;
-    c->rows_per_block = RT__ROWS_WARP_ROWS;
+    c->block[0] = (int)w * dev->warp_size;
+    c->rows_per_block = RT__ROWS_WARP_ROWS * (int)w;
     rows_finish(it, c);
     return true;
 }

@@ -65,13 +65,15 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
     RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 || c->rows_per_block < 1, RT_ERR_INTERNAL);
     RT_RETURN_IF((int64_t)c->grid[0] * c->rows_per_block < it->num_outputs, RT_ERR_INTERNAL);
     if (c->rows_warp) {
-        /* One warp a block on RT__ROWS_WARP_ROWS adjacent rows, scalar
+        /* 1 to RT__ROWS_WARP_MAX_WARPS warps a block, each on
+           RT__ROWS_WARP_ROWS adjacent rows of its own, scalar
            loads of 4-byte elements, RT__ROWS_WARP_MAX_LOADS or one fewer
            a lane a row (the kernel's two instantiations). */
         RT_RETURN_IF(c->rows_tile || c->rows_short, RT_ERR_INTERNAL); /* one kind */
-        RT_RETURN_IF(c->block[0] != 32 || c->rows_group != 32 || c->rows_vec != 1 ||
-                         c->rows_in_flight != RT__ROWS_WARP_ROWS ||
-                         c->rows_per_block != RT__ROWS_WARP_ROWS,
+        RT_RETURN_IF(c->block[0] < 32 || c->block[0] % 32 != 0 ||
+                         c->block[0] > 32 * RT__ROWS_WARP_MAX_WARPS || c->rows_group != 32 ||
+                         c->rows_vec != 1 || c->rows_in_flight != RT__ROWS_WARP_ROWS ||
+                         c->rows_per_block != RT__ROWS_WARP_ROWS * (c->block[0] / 32),
                      RT_ERR_INTERNAL);
         RT_RETURN_IF(elem != 4 || L <= 32 * (RT__ROWS_WARP_MAX_LOADS - 2) ||
                          L > 32 * RT__ROWS_WARP_MAX_LOADS,

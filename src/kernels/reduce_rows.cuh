@@ -185,7 +185,7 @@ template <typename Op> struct RowsReducer {
        of 129, 119 us against 94; bench/NOTES.md v1.15.) A warp whose R
        rows are not all there (the grid's last) predicates the rows too.
        Then a shuffle tree a row gives lane 0 the rows, and lane r stores
-       row r. One-warp blocks. */
+       row r. A block's warps take rows of their own. */
     template <int C> __device__ void warp_rows() const {
         constexpr int R = RT__ROWS_WARP_ROWS;
         const uint32_t lane = threadIdx.x & 31u;
@@ -504,10 +504,11 @@ __global__ void __launch_bounds__(256, RowsBounds<Op>::min_blocks)
     RowsReducer<Op>(a).template direct<V>();
 }
 
-/* One warp a block; 32 resident a SM (a full SM of threads) under 64
-   registers. */
+/* Blocks of 1 to RT__ROWS_WARP_MAX_WARPS warps; 48 warps a SM under the
+   bound's 40 registers (f32 sums take 31 and 37; 1-warp blocks stop at
+   the SM's 32 blocks). */
 template <typename Op, int C>
-__global__ void __launch_bounds__(32, 32)
+__global__ void __launch_bounds__(32 * RT__ROWS_WARP_MAX_WARPS, 48 / RT__ROWS_WARP_MAX_WARPS)
     rows_warp_kernel(const __grid_constant__ rt__kernel_args a) {
     RowsReducer<Op>(a).template warp_rows<C>();
 }
@@ -612,7 +613,8 @@ cudaError_t launch_rows(const rt__kernel_args *a, const rt__launch_config *c, si
         if constexpr (OneNumberState<Op>::value && sizeof(S) == 4) {
             constexpr int C = RT__ROWS_WARP_MAX_LOADS;
             const int64_t L = a->num_inputs;
-            if (c->block[0] == 32 && c->rows_in_flight == RT__ROWS_WARP_ROWS) {
+            if (c->block[0] % 32 == 0 && c->block[0] <= 32 * RT__ROWS_WARP_MAX_WARPS &&
+                c->rows_in_flight == RT__ROWS_WARP_ROWS) {
                 if (L > 32 * (C - 2) && L <= 32 * (C - 1))
                     return launch_fast<rows_warp_kernel<Op, C - 1>>(grid, block, 0, stream,
                                                                     params, device);
