@@ -127,6 +127,14 @@ sanitize() { # tool log -> prints the error count, or FAIL
             compute-sanitizer --tool "$tool" --error-exitcode 99 "$t"
         local rc=$?
         local n
+        # A test of host code only (test_cuda_walk) makes no CUDA call, so
+        # there is nothing to sanitize: the sanitizer says so and exits
+        # 255. ctest (step 2) has already run it.
+        if [ "$rc" -ne 0 ] && tail -n 3 "$log" | grep -q 'terminated before first instrumented API call' &&
+            tail -n 4 "$log" | grep -q 'PASSED'; then
+            echo "=== exit $rc: no CUDA calls, nothing to sanitize" >>"$log"
+            continue
+        fi
         n=$(grep -E 'ERROR SUMMARY: [0-9]+' "$log" | tail -n1 | sed -E 's/.*ERROR SUMMARY: ([0-9]+).*/\1/')
         # Each run appends one summary: take the last, which is this run's.
         [ -n "$n" ] && total=$((total + n))
