@@ -23,8 +23,8 @@
  *  - warp: rows of 97-160 4-byte elements, packed or not, for one-number
  *    states, on H100-class GPUs (rt__config_h100_class: up to 4 TB/s; not
  *    an H200): a warp on 4 rows, every scalar load of the 4 rows at once;
- *    blocks of one warp, or of two where 1-warp blocks would start faster
- *    than an SM starts them (rows shorter than ~118 on an H100).
+ *    blocks of one warp, or of two for rows shorter than ~118 on an H100
+ *    (ROWS_WARP_BLOCK_RATE_X10).
  *  - block: rows of 2-32 KiB, any pitch or alignment, when there are
  *    enough of them for a few waves: a block of 128-512 threads per row,
  *    each thread loading its (up to) four 16-byte vectors at once (sums
@@ -296,22 +296,23 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
    (torch.compile's 129: 92.5 on an H100, 83.3 on an H200.) One-warp
    blocks read at 96% of a one-shot read on the H100 and 77% on the H200
    (rows_probe). v1.15 put that on their 32 warps a SM in flight; v1.20
-   found the H200's block starts the bound (below). */
+   found the H200's rate the same as the H100's slow rows' (below). */
 enum { ROWS_WARP_MIN_WARPS_PER_SM = 16 };
-/* An SM starts about 12 blocks a us (1.98 GHz): 1-warp blocks of rows
-   shorter than ~118 floats ask for more at the H100's bandwidth, and
-   then wait on block starts, not on memory. rt_bench, H100, f32 sums of
-   256 MiB, one warp a block against two, two passes (us, NOTES v1.20):
+/* One-warp blocks of rows shorter than ~118 floats fall behind the H100's
+   bandwidth; two warps a block do not. rt_bench, H100, f32 sums of 256
+   MiB, one warp a block against two, two passes (us, NOTES v1.20):
      L   100          105          110         115         120
          106.4-106.5  101.7        97.7-98.0   94.4        93.3-93.4
          94.0-94.2    94.1-94.2    94.1-94.2   94.0-94.1   93.8-94.0
      L   127          129          160
          93.2         93.0-93.1    92.4-92.6
          93.9-94.1    93.4-93.6    92.7-92.9
-   One warp a block reads rows of 100 at 11.9 blocks a SM a us, 127 at
-   10.8 (and on the H200, v1.15, 11.8 at 84.7 us). The rate at the peak
-   bandwidth (3352 GB/s: 25.4 KB a SM a us over 16 L bytes a block):
-   13.8 for L = 115, 13.2 for 120, so the line sits at 13.5 a us. */
+   Every slow one-warp run started 11.7-11.95 blocks a SM a us (and the
+   H200's rows of 127, v1.15: 11.8), as if an SM started about 12 a us;
+   the bytes 32 one-warp blocks a SM keep in flight (16 L each) fit the
+   same numbers, and both scale as 1/L. The line is written as block
+   starts at the peak bandwidth (3352 GB/s: 25.4 KB a SM a us over 16 L
+   bytes a block): 13.8 for L = 115, 13.2 for 120, so 13.5 a us. */
 enum { ROWS_WARP_BLOCK_RATE_X10 = 135 };
 
 static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
@@ -324,9 +325,9 @@ static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__dev
     const int64_t warps = (N + RT__ROWS_WARP_ROWS - 1) / RT__ROWS_WARP_ROWS;
     if (warps < (int64_t)ROWS_WARP_MIN_WARPS_PER_SM * dev->num_sms || !rt__config_h100_class(dev))
         return false;
-    /* Warps a block: one, or the fewest that keep the SMs' block starts
-       at the device's bandwidth under ROWS_WARP_BLOCK_RATE_X10 / 10 a us:
-       each 1-warp block of rows of L 4-byte elements reads only 16 L bytes. */
+    /* Warps a block: one, or the fewest that keep the block starts a SM
+       at the device's peak bandwidth under ROWS_WARP_BLOCK_RATE_X10 / 10
+       a us: a warp's 4 rows of L 4-byte elements are 16 L bytes. */
     const int64_t sm_bytes_per_us = (int64_t)dev->mem_gbps * 1000 / dev->num_sms;
     const int64_t block_bytes = (int64_t)RT__ROWS_WARP_ROWS * L * op->input_size;
     int64_t w = 1;
