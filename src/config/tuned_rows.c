@@ -296,7 +296,8 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
    (torch.compile's 129: 92.5 on an H100, 83.3 on an H200.) One-warp
    blocks read at 96% of a one-shot read on the H100 and 77% on the H200
    (rows_probe). v1.15 put that on their 32 warps a SM in flight; v1.20
-   found the H200's rate the same as the H100's slow rows' (below). */
+   found block starts the bound on the H100, and the H200's rows of 127
+   at the same rate (below). */
 enum { ROWS_WARP_MIN_WARPS_PER_SM = 16 };
 /* One-warp blocks of rows shorter than ~118 floats fall behind the H100's
    bandwidth; two warps a block do not. rt_bench, H100, f32 sums of 256
@@ -308,11 +309,12 @@ enum { ROWS_WARP_MIN_WARPS_PER_SM = 16 };
          93.2         93.0-93.1    92.4-92.6
          93.9-94.1    93.4-93.6    92.7-92.9
    Every slow one-warp run started 11.7-11.95 blocks a SM a us (and the
-   H200's rows of 127, v1.15: 11.8), as if an SM started about 12 a us;
-   the bytes 32 one-warp blocks a SM keep in flight (16 L each) fit the
-   same numbers, and both scale as 1/L. The line is written as block
-   starts at the peak bandwidth (3352 GB/s: 25.4 KB a SM a us over 16 L
-   bytes a block): 13.8 for L = 115, 13.2 for 120, so 13.5 a us. */
+   H200's rows of 127, v1.15: 11.8): an SM starts about 12 blocks a us.
+   Not the bytes in flight: two-warp blocks held to the same 32 warps a
+   SM (a shared-memory reservation) read rows of 100 in 94.9-95.1 us,
+   one-warp blocks 106.8 (NOTES v1.20, run 7). The line is block starts
+   at the peak bandwidth (3352 GB/s: 25.4 KB a SM a us over 16 L bytes a
+   block): 13.8 for L = 115, 13.2 for 120, so 13.5 a us. */
 enum { ROWS_WARP_BLOCK_RATE_X10 = 135 };
 
 static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
