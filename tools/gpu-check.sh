@@ -130,8 +130,10 @@ sanitize() { # tool log -> prints the error count, or FAIL
         # A test of host code only (test_cuda_walk) makes no CUDA call, so
         # there is nothing to sanitize: the sanitizer says so and exits
         # 255. ctest (step 2) has already run it.
-        if [ "$rc" -ne 0 ] && tail -n 3 "$log" | grep -q 'terminated before first instrumented API call' &&
-            tail -n 4 "$log" | grep -q 'PASSED'; then
+        local last
+        last=$(tail -n 4 "$log")
+        if [ "$rc" -ne 0 ] && grep -q 'terminated before first instrumented API call' <<<"$last" &&
+            grep -q 'PASSED' <<<"$last"; then
             echo "=== exit $rc: no CUDA calls, nothing to sanitize" >>"$log"
             continue
         fi

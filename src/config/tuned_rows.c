@@ -331,10 +331,10 @@ static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__dev
        at the device's peak bandwidth under ROWS_WARP_BLOCK_RATE_X10 / 10
        a us: a warp's 4 rows of L 4-byte elements are 16 L bytes. */
     const int64_t sm_bytes_per_us = (int64_t)dev->mem_gbps * 1000 / dev->num_sms;
-    const int64_t block_bytes = (int64_t)RT__ROWS_WARP_ROWS * L * op->input_size;
+    const int64_t warp_bytes = (int64_t)RT__ROWS_WARP_ROWS * L * op->input_size;
     int64_t w = 1;
     while (w < RT__ROWS_WARP_MAX_WARPS &&
-           sm_bytes_per_us * 10 > (int64_t)ROWS_WARP_BLOCK_RATE_X10 * w * block_bytes)
+           sm_bytes_per_us * 10 > (int64_t)ROWS_WARP_BLOCK_RATE_X10 * w * warp_bytes)
         w *= 2;
     rows_common(op, c);
     c->rows_warp = true;
