@@ -7,7 +7,13 @@ strides, storage offset and dtype), calls reduce_tensor on its data_ptr()
 on torch's current stream, checks the result against torch's once, then
 times reduce_tensor, torch eager and torch.compile (Inductor) with
 torch.cuda.Event: warm-up, median of --reps, rotating over input copies
-that together exceed 4x the L2. Prints a table and writes JSON (--json).
+that together exceed 4x the L2. Each series (reduce_tensor, eager,
+torch.compile) is timed in --passes passes whose order rotates, so that
+each takes every place once in three passes (the first after the case's
+set-up, when the GPU has been idle through a compile, and the last); a
+series' time is the median of its passes, and the table's spread% is the
+widest (max - min) / median of rt's and the best peer's passes. Prints a
+table and writes JSON (--json).
 
 The suite has one definition, the table in bench/suite.c: this script reads
 it from `rt_bench --list-json` (--bench-bin, or build*/bench/rt_bench when
@@ -63,6 +69,9 @@ def parse_args(argv):
                         "kept and reused by a later timed run)")
     p.add_argument("--reps", type=int, default=100, help="timed calls per measurement")
     p.add_argument("--warmup", type=int, default=10, help="untimed calls before them")
+    p.add_argument("--passes", type=int, default=3,
+                   help="passes over the series in rotating order; each series' time is the "
+                        "median of its passes (default 3)")
     p.add_argument("--host-calls", type=int, default=10000, help="calls per host-overhead batch")
     p.add_argument("--policy", choices=["tuned", "compat"], help="reduce_tensor launch policy")
     p.add_argument("--device", type=int, default=0, help="CUDA device index")
@@ -232,15 +241,16 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device):
         # written back during the timed call, at its expense.
         torch.sum(flush, dim=0, out=flush_sum)
 
-    def measure(call, series):
+    def measure(call):
         flush.zero_()  # whatever the fill left in L2 is gone before the first call
         if host:
-            return host_rate(torch, call, opts.host_calls)
+            return host_rate(torch, call, opts.host_calls), None
+        flushed = None
         if opts.flush_l2:
-            row[series + "_flush_us"] = median_of_events(torch, call, ncopies, opts.reps,
-                                                           opts.warmup, read_flush)
-        return median_of_events(torch, call, ncopies, opts.reps, opts.warmup)
+            flushed = median_of_events(torch, call, ncopies, opts.reps, opts.warmup, read_flush)
+        return median_of_events(torch, call, ncopies, opts.reps, opts.warmup), flushed
 
+    calls = {"rt": t.rt_call}
     t.rt_call(0)
     f = torch_fn(torch, case)
     if f is None:
@@ -250,9 +260,7 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device):
         want = f(t.views[0])
         ok, worst = matches(torch, t.outs[0], want, case["out_dtype"])
         row["check"], row["max_err"] = ("ok" if ok else "MISMATCH"), worst
-    row["rt_us"] = measure(t.rt_call, "rt")
-    if f is not None:
-        row["eager_us"] = measure(lambda k: f(t.views[k]), "eager")
+        calls["eager"] = lambda k: f(t.views[k])
     if f is not None and not opts.no_compile:
         try:
             torch._dynamo.reset()  # a fresh cache per case: no recompile limit, no fallback
@@ -268,9 +276,25 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device):
             ok, _ = matches(torch, got, f(t.views[0]), case["out_dtype"])
             if not ok:
                 row["notes"].append("torch.compile result differs from eager")
-            row["compile_us"] = measure(lambda k: cf(t.views[k]), "compile")
+            calls["compile"] = lambda k: cf(t.views[k])
         except Exception as e:  # Inductor unavailable or failing: report, go on
             row["notes"].append("torch.compile failed: %s" % str(e).splitlines()[0][:120])
+    # Every series in every pass, the order rotated a place a pass.
+    names = list(calls)
+    passes = {s: [] for s in names}
+    flushed = {s: [] for s in names}
+    for p in range(max(1, opts.passes)):
+        k = p % len(names)
+        for s in names[k:] + names[:k]:
+            us, fl = measure(calls[s])
+            passes[s].append(us)
+            if fl is not None:
+                flushed[s].append(fl)
+    for s in names:
+        row[s + "_us"] = statistics.median(passes[s])
+        row[s + "_passes_us"] = passes[s]
+        if flushed[s]:
+            row[s + "_flush_us"] = statistics.median(flushed[s])
     if host:
         row["calls_per_s"] = {k[:-3]: 1e6 / row[k] for k in ("rt_us", "eager_us", "compile_us")
                               if row[k]}
@@ -286,6 +310,10 @@ def add_peers(row, case):
         best = min(peers, key=peers.get)
         row["best_peer"], row["best_peer_us"] = best, peers[best]
         row["ratio_rt_to_best"] = row["rt_us"] / peers[best]
+        spreads = [(max(v) - min(v)) / statistics.median(v)
+                   for v in (row.get("rt_passes_us"), row.get(best + "_passes_us")) if v]
+        if spreads:
+            row["spread_pct"] = 100.0 * max(spreads)
     ceiling = case.get("ceiling_gbps")
     if ceiling and row["kind"] == "reduce":
         row["ceiling_gbps"] = ceiling
@@ -302,10 +330,10 @@ def print_row(row):
         print("%-32s error: %s" % (row["name"], row["error"]))
         return
     pct = row.get("pct_ceiling", {}).get("rt")
-    print("%-32s %9s %9s %10s %9s %-8s %7s %6s  %s%s" % (
+    print("%-32s %9s %9s %10s %9s %-8s %7s %6s %7s  %s%s" % (
         row["name"], fmt(row["rt_us"]), fmt(row["eager_us"]), fmt(row["compile_us"]),
-        fmt(row.get("cub_us")), row.get("best_peer", "-"), fmt(row.get("ratio_rt_to_best")),
-        fmt(pct, "%.1f"), row.get("check", "-"),
+        fmt(row.get("cub_us")), row.get("best_peer", "-"), fmt(row.get("ratio_rt_to_best"), "%.3f"),
+        fmt(pct, "%.1f"), fmt(row.get("spread_pct")), row.get("check", "-"),
         "".join("; " + n for n in row["notes"])))
     if "rt_flush_us" in row:
         print("%-32s %9s %9s %10s" % ("  (after an L2 flush)", fmt(row.get("rt_flush_us")),
@@ -344,10 +372,11 @@ def main(argv):
     except rt.RtError as e:
         sys.exit("compare_torch: %s\n(is %s a CUDA build? pass --lib build-xxx/libreduce_tensor.so)"
                  % (e, lib_path))
-    print("torch %s on %s, library %s, median of %d, policy %s" % (
-        torch.__version__, props.name, lib_path, opts.reps, opts.policy or "tuned"))
-    print("%-32s %9s %9s %10s %9s %-8s %7s %6s  %s" % (
-        "case", "rt_us", "eager_us", "compile_us", "cub_us", "best", "rt/best", "%ceil", "check"))
+    print("torch %s on %s, library %s, median of %d, %d passes, policy %s" % (
+        torch.__version__, props.name, lib_path, opts.reps, opts.passes, opts.policy or "tuned"))
+    print("%-32s %9s %9s %10s %9s %-8s %7s %6s %7s  %s" % (
+        "case", "rt_us", "eager_us", "compile_us", "cub_us", "best", "rt/best", "%ceil",
+        "spread%", "check"))
     rows, failed = [], 0
     try:
         for case in cases:
@@ -367,7 +396,7 @@ def main(argv):
     if opts.json:
         with open(opts.json, "w") as f:
             json.dump({"tool": "compare_torch", "torch": torch.__version__, "device": props.name,
-                       "library": lib_path, "reps": opts.reps, "policy": opts.policy or "tuned",
+                       "library": lib_path, "reps": opts.reps, "passes": opts.passes, "policy": opts.policy or "tuned",
                        "bench_json": opts.bench_json, "cases": rows}, f, indent=1)
     print("%d cases, %d failed" % (len(rows), failed))
     return 1 if failed else 0

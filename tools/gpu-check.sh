@@ -242,7 +242,7 @@ PY
         for sl in "${slices[@]}"; do
             run_for 300 "$OUT/compile_warm.log" python3 "$ROOT/bench/compare_torch.py" \
                 --lib "$BUILD/libreduce_tensor.so" --bench-json "$OUT/bench.json" \
-                --filter "$sl" --reps 3 --warmup 1 --no-autotune-cache &
+                --filter "$sl" --reps 3 --warmup 1 --passes 1 --no-autotune-cache &
         done
         wait
     fi
