@@ -497,6 +497,27 @@ template <typename Op, int OVS> struct Reducer {
         return warps_reduce(op, value, threadIdx.x, dim_x, smem, threadIdx.y);
     }
 
+    /* The block's fold, into the threads that store: over y, then x. When
+       both split, every lane of the block holds the same output; for one
+       output a thread (OVS 1) whole warps of the flat block then shuffle
+       first and the warps' states meet in shared memory: two barriers,
+       where the y tree takes one a halving (five at 16 rows), and a
+       block's end is on the critical path where waves of blocks end
+       together. */
+    __device__ AV block_reduce(AV value, char *smem) const {
+        if constexpr (OVS == 1) {
+            const uint32_t nthreads = blockDim.x * blockDim.y;
+            if (splits_x() && splits_y() && nthreads % 32 == 0)
+                return warps_reduce(op, value, threadIdx.x + threadIdx.y * blockDim.x,
+                                    nthreads, smem, 0);
+        }
+        if (splits_y())
+            value = block_y_reduce(value, smem);
+        if (splits_x())
+            value = block_x_reduce(value, smem);
+        return value;
+    }
+
     /* ---- results ----------------------------------------------------------- */
 
     /* Final store of OVS adjacent outputs o0 .. o0+OVS-1: shift indices by
@@ -596,9 +617,7 @@ template <typename Op, int OVS> struct Reducer {
         for (; c < ctas; c += nt)
             combine_into(value, load_cg(&staging[staging_offset(c)]));
 
-        value = block_y_reduce(value, smem);
-        if (splits_x())
-            value = block_x_reduce(value, smem);
+        value = block_reduce(value, smem);
         if (store_ok)
             store(value, o);
     }
@@ -609,10 +628,7 @@ template <typename Op, int OVS> struct Reducer {
         AV value = ident_vec();
         if (o < a.num_outputs)
             value = thread_reduce(a.in + output_offset(a, o, RT__OUT_SLOT_IN));
-        if (splits_y())
-            value = block_y_reduce(value, rt_smem);
-        if (splits_x())
-            value = block_x_reduce(value, rt_smem);
+        value = block_reduce(value, rt_smem);
         if (splits_grid())
             global_reduce(value, o, rt_smem);
         else if (should_store(o))
