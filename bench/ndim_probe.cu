@@ -5,7 +5,7 @@
 //
 //   ndim_probe [--reps N]
 //
-// Two mappings:
+// Three mappings:
 //   output  a block an output (TUNED's general kernel today: 512 threads,
 //           32 lanes of 16 bytes on a row, T/32 rows a step, U loads in
 //           flight; Inductor's kernel is this one with 512 threads and
