@@ -497,13 +497,15 @@ template <typename Op, int OVS> struct Reducer {
         return warps_reduce(op, value, threadIdx.x, dim_x, smem, threadIdx.y);
     }
 
-    /* The block's fold, into the threads that store: over y, then x. When
-       both split, every lane of the block holds the same output; for one
-       output a thread (OVS 1) whole warps of the flat block then shuffle
-       first and the warps' states meet in shared memory: two barriers,
-       where the y tree takes one a halving (five at 16 rows), and a
-       block's end is on the critical path where waves of blocks end
-       together. */
+    /* The block's fold, into the threads that store. Where lanes and rows
+       both split the reduced index, the whole block holds one output:
+       its warps shuffle, then meet in shared memory (warps_reduce over the
+       flat block, two barriers; the y tree took five at 16 rows, and d024,
+       whose two waves of blocks end together, ran 0.95% slower with it:
+       H100, bench/NOTES.md v1.21). Otherwise rows, then lanes. Only OVS 1
+       can split both (the config vectorizes outputs only where lanes
+       split the outputs): the guard keeps the branch out of the other
+       kernels. */
     __device__ AV block_reduce(AV value, char *smem) const {
         if constexpr (OVS == 1) {
             const uint32_t nthreads = blockDim.x * blockDim.y;
