@@ -60,7 +60,7 @@ const rt__bench_case rt__bench_suite[] = {
      .dtype = RT_F32, SHAPE(9586980, 7), DIMS(1)},
     {.name = "sum_2033601x33_d1", .group = "rows", .view = "x.sum(1)", .op = RT_OP_SUM,
      .dtype = RT_F32, SHAPE(2033601, 33), DIMS(1)},
-    /* Rows of 100: the H100's warp kernel at two warps a block (v1.20). */
+    /* Rows of 100: the warp kernel at two warps a block (v1.20). */
     {.name = "sum_671088x100_d1", .group = "rows", .view = "x.sum(1)", .op = RT_OP_SUM,
      .dtype = RT_F32, SHAPE(671088, 100), DIMS(1)},
     {.name = "sum_528416x127_d1", .group = "rows", .view = "x.sum(1)", .op = RT_OP_SUM,

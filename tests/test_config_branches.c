@@ -743,12 +743,12 @@ static rt__launch_config h100_rows_config(int64_t len, int64_t pitch, int64_t ro
 
 /* The ROWS warp kernel (tuned_rows.c rows_warp): rows of 97-160 4-byte
    elements for one-number states, at least 16 warps of 4 rows a SM (132
-   SMs: 8445 rows), packed or not, on a GPU of known DRAM bandwidth up to 4
-   TB/s (the model H100, not the model H200); a warp on 4 rows, in blocks
-   of one warp, or of two for rows of 97-117 (where one-warp blocks would
-   ask the SMs for more than 13.5 block starts a us at 3352 GB/s). Else
-   the tile (packed) as before: 8-byte elements, var, argmax, rows of 96
-   or 161, too few rows, an H200 or an unknown bandwidth, or the variant
+   SMs: 8445 rows), packed or not, on a GPU of known DRAM bandwidth; a
+   warp on 4 rows, in blocks of one warp, or of two where one-warp blocks
+   would ask the SMs for more than 13.5 block starts a us: rows of 97-117
+   on the model H100 (3352 GB/s), every length on the model H200 (4915
+   GB/s). Else the tile (packed) as before: 8-byte elements, var, argmax,
+   rows of 96 or 161, too few rows, an unknown bandwidth, or the variant
    turned off. */
 static void test_tuned_rows_warp(void **state) {
     (void)state;
@@ -827,18 +827,27 @@ static void test_tuned_rows_warp(void **state) {
     assert_int_equal(off.kernel, RT__KERNEL_ROWS);
     assert_false(off.rows_warp);
     assert_true(off.rows_tile);
-    /* The H200's bandwidth (4915 GB/s), one just over the line, or an
-       unknown one: the tile. */
-    const rt__launch_config h200 = rows_config_for(129, 520222, RT_OP_SUM, RT_F32);
-    assert_false(h200.rows_warp);
-    assert_true(h200.rows_tile);
+    /* The H200's bandwidth (4915 GB/s): two warps a block at every
+       length (37234 bytes a SM a us over 16 L bytes is 18.0 block starts
+       a us at L = 129, 24.0 at 97, 14.5 at 160); 4001 GB/s: two at 129
+       (14.7); an unknown bandwidth: the tile. */
+    static const int64_t h200_lens[] = {97, 129, 160};
+    for (size_t i = 0; i < sizeof h200_lens / sizeof h200_lens[0]; i++) {
+        const rt__launch_config h200 =
+            rows_config_for(h200_lens[i], 520222, RT_OP_SUM, RT_F32);
+        assert_true(h200.rows_warp);
+        assert_false(h200.rows_tile);
+        assert_int_equal(h200.block[0], 64);
+        assert_int_equal(h200.rows_per_block, 2 * RT__ROWS_WARP_ROWS);
+    }
     int64_t shape[] = {129, 520222}, strides[] = {1, 129};
     rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 0);
     rt__device_props dev = rt_test_props_h100();
     dev.mem_gbps = 4001;
-    assert_false(rt_test_config_on(&dev, &it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0).rows_warp);
-    dev.mem_gbps = 4000;
-    assert_true(rt_test_config_on(&dev, &it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0).rows_warp);
+    const rt__launch_config fast = rt_test_config_on(&dev, &it, RT_OP_SUM, RT_F32,
+                                                     RT_POLICY_TUNED, 0);
+    assert_true(fast.rows_warp);
+    assert_int_equal(fast.block[0], 64);
     dev.mem_gbps = 0;
     assert_false(rt_test_config_on(&dev, &it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0).rows_warp);
 }

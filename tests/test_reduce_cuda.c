@@ -272,9 +272,11 @@ typedef struct rows_case {
                       2 vectors a thread: the wide blocks), vector loads */
 } rows_case;
 
-/* WARP, WIDE and HALF_TILE (the tile at two lanes a row of 128 bytes) are
+/* WIDE and HALF_TILE (the tile at two lanes a row of 128 bytes) are
    H100-class paths: their cases plan as on an H100 whatever the GPU
-   (H100_CLASS_TEST_GBPS). */
+   (H100_CLASS_TEST_GBPS). WARP cases plan as on an H100 (one or two warps
+   a block by length) and again as on an H200 (two or more at every
+   length). */
 enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT, ROWS_BLOCK, ROWS_PAIR, ROWS_WARP, ROWS_TWO_PASS,
        ROWS_WIDE, ROWS_HALF_TILE };
 
@@ -543,6 +545,15 @@ static void test_rows(void **state) {
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
         check_case_gpu(&c, s, rc->name);
         expect_rows_kind(&c, &d, rc);
+        if (rc->kind == ROWS_WARP) {
+            case_plan_gbps(g_gpu, H200_TEST_GBPS);
+            s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
+            check_case_gpu(&c, s, rc->name);
+            expect_rows_kind(&c, &d, rc);
+            /* Two warps a block on 132 SMs; more on a GPU of fewer. */
+            if (case_config(g_gpu, &c, &d, RT_POLICY_TUNED).block[0] < 64)
+                fail_msg("%s: one warp a block at the H200's bandwidth", rc->name);
+        }
         case_plan_gbps(g_gpu, own_gbps);
         s = dev_case_run(g_gpu, &c, &d, RT_POLICY_COMPAT, NULL);
         check_case_gpu(&c, s, rc->name);

@@ -20,9 +20,10 @@
  * where not given, PyTorch's), which TUNED's 512-thread outer blocks
  * (rules 10 to 12) need. --mem-gbps is the device's peak DRAM bandwidth
  * (the H200's 4915 by default; an H100 SXM's is 3352; 0: unknown): at 4000 or
- * less (an H100-class GPU) TUNED also takes the ROWS warp kernel, the wide row
- * blocks of sums, half tiles for rows of 128 bytes and rule 7's chunked block
- * splits; above it the STREAM kernel reads 256 bytes a thread from 64 MiB up.
+ * less (an H100-class GPU) TUNED also takes the wide row blocks of sums, half
+ * tiles for rows of 128 bytes and rule 7's chunked block splits; above it the
+ * STREAM kernel reads 256 bytes a thread from 64 MiB up. The ROWS warp
+ * kernel's warps a block follow the bandwidth; unknown (0), it is not taken.
  * The output dtype is the op's default (rt_reduce_default_dtype), the output
  * contiguous. Prints one JSON object on stdout: the arguments, the output
  * shape, the iteration space (iter strides in bytes, output operand first, dims

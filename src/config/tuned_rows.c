@@ -21,9 +21,9 @@
  *    2048 elements when there are enough of them to fill the GPU, and for
  *    rows of 9-64 elements that are not packed (sliced views).
  *  - warp: rows of 97-160 4-byte elements, packed or not, for one-number
- *    states, on H100-class GPUs (rt__config_h100_class: up to 4 TB/s; not
- *    an H200): a warp on 4 rows, every scalar load of the 4 rows at once;
- *    blocks of one warp, or of two for rows shorter than ~118 on an H100
+ *    states, on GPUs of known DRAM bandwidth: a warp on 4 rows, every
+ *    scalar load of the 4 rows at once; blocks of one warp, or of two for
+ *    rows shorter than ~118 on an H100 and every length on an H200
  *    (ROWS_WARP_BLOCK_RATE_X10).
  *  - block: rows of 2-32 KiB, any pitch or alignment, when there are
  *    enough of them for a few waves: a block of 128-512 threads per row,
@@ -279,9 +279,8 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
    RT__ROWS_WARP_MAX_LOADS or one fewer loads a lane a row), for ops
    whose state is one number (row_lanes above a warp: sum, prod, mean,
    min/max, the p = 2 norm), packed or not, when there are enough of them
-   for ROWS_WARP_MIN_WARPS_PER_SM warps a SM, on an H100-class GPU
-   (rt__config_h100_class: DRAM bandwidth known and at most 4 TB/s): the
-   warp kernel, a warp on RT__ROWS_WARP_ROWS adjacent rows, each lane loading
+   for ROWS_WARP_MIN_WARPS_PER_SM warps a SM, on a GPU of known DRAM
+   bandwidth (the block-start rule below needs it): the warp kernel, a warp on RT__ROWS_WARP_ROWS adjacent rows, each lane loading
    its 4 or 5 scalars of every row at once (coalesced: a warp's load reads
    128 contiguous bytes of a row), then a shuffle tree a row; no shared
    memory, no barrier (blocks of several warps: ROWS_WARP_BLOCK_RATE_X10
@@ -295,9 +294,14 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
      [528416,127] sum dim 1   93.09-93.23  95.22-95.34   84.74-84.78  71.62-71.71
    (torch.compile's 129: 92.5 on an H100, 83.3 on an H200.) One-warp
    blocks read at 96% of a one-shot read on the H100 and 77% on the H200
-   (rows_probe). v1.15 put that on their 32 warps a SM in flight; v1.20
-   found block starts the bound on the H100, and the H200's rows of 127
-   at the same rate (below). */
+   (rows_probe), so until v1.21 the H200 took the tile. v1.20 found block
+   starts the bound (below), and the H200's one-warp rows of 127 at the
+   same rate. At two warps a block (the rule below), H200, rt_bench,
+   three alternating passes, us (NOTES v1.21):
+                        warp, 2 warps    tile
+     [671088,100]       67.70-67.78     77.12-78.21
+     [528416,127]       67.01-67.04     70.88-71.07
+     [520222,129]       66.98-67.04     73.44-73.78 */
 enum { ROWS_WARP_MIN_WARPS_PER_SM = 16 };
 /* One-warp blocks of rows shorter than ~118 floats fall behind the H100's
    bandwidth; two warps a block do not. rt_bench, H100, f32 sums of 256
@@ -325,7 +329,7 @@ static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__dev
         L > (int64_t)RT__ROWS_WARP_MAX_LOADS * dev->warp_size)
         return false;
     const int64_t warps = (N + RT__ROWS_WARP_ROWS - 1) / RT__ROWS_WARP_ROWS;
-    if (warps < (int64_t)ROWS_WARP_MIN_WARPS_PER_SM * dev->num_sms || !rt__config_h100_class(dev))
+    if (warps < (int64_t)ROWS_WARP_MIN_WARPS_PER_SM * dev->num_sms || dev->mem_gbps <= 0)
         return false;
     /* Warps a block: one, or the fewest that keep the block starts a SM
        at the device's peak bandwidth under ROWS_WARP_BLOCK_RATE_X10 / 10
