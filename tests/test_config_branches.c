@@ -1047,7 +1047,7 @@ static rt__launch_config tall_config_for(const rt__iter *it, rt_op op, rt_dtype 
     rt_dtype out = dt;
     assert_int_equal(rt_reduce_default_dtype(op, dt, &out), RT_OK);
     rt__op_traits t = rt__op_traits_for(op, dt, out, false, 2.0);
-    const int regs[3] = {32, 46, 55}, threads[3] = {512, 512, threads4};
+    const int regs[3] = {32, 46, 56}, threads[3] = {512, 512, threads4};
     memcpy(t.kernel_regs, regs, sizeof regs);
     memcpy(t.kernel_threads, threads, sizeof threads);
     const rt__device_props dev = rt__device_props_h200();

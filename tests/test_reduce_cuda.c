@@ -704,7 +704,7 @@ static const branch_case k_tuned[] = {
        with a remainder. The f32 sums and means take rule 10's tall blocks
        at 4 outputs a thread, the i32 sums (whose kernel takes 128 threads
        at 4) fewer outputs a thread under rule 8 (132 SMs, the kernels'
-       sm_90 registers and bounds: rt_explain --kernel-regs 32,46,55
+       sm_90 registers and bounds: rt_explain --kernel-regs 32,46,56
        --kernel-threads 512,512,512 for f32, 38,53,70 and 512,256,128 for
        i32). */
     {"tuned: 64 column sums, many blocks", RT_OP_SUM, RT_F32, RT_F32, 2, {200003, 64}, 1, {0}, 0,

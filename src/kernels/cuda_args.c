@@ -280,6 +280,7 @@ void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {
     memcpy(a->input_mult, c->input_mult, sizeof a->input_mult);
     memcpy(a->output_mult, c->output_mult, sizeof a->output_mult);
     a->step_input = c->step_input;
+    rt__divmod_init(&a->step_div, (uint32_t)c->step_input);
     a->step_output = c->step_output;
     a->ctas_per_output = c->ctas_per_output;
     a->input_chunked = c->input_chunked ? 1 : 0;

@@ -165,6 +165,7 @@ typedef struct rt__kernel_args {
     int32_t walk_step;   /* bytes a step adds */
     uint32_t walk_digit; /* elements a step adds to digit 0 (below its extent) */
     int32_t walk_carry;  /* bytes a wrap of digit 0 adds: stride 1 - extent 0 x stride 0 */
+    rt__divmod step_div; /* step_input as a divider: the steps a thread of a walk takes */
 
     int out_dtype;      /* rt_dtype of `out` (the final store converts) */
     int first;          /* 0: combine with the state already in `acc` */

@@ -247,8 +247,8 @@ template <typename Op, int OVS> struct Reducer {
     /* Reduced index r (in elements), with one offset calculation. */
     __device__ Walker walk_at(const char *slice, uint32_t r) const {
         uint32_t d0;
-        (void)div_mod(a.in_sizes[0], r, d0);
-        return Walker{slice + input_offset(a, r), d0};
+        const int32_t off = input_offset_digit0(a, r, d0);
+        return Walker{slice + off, d0};
     }
 
     /* One block step on: walk_step bytes and walk_digit elements of digit
@@ -290,7 +290,13 @@ template <typename Op, int OVS> struct Reducer {
         const uint32_t end = input_end(a.num_inputs / U);
         if (idx >= end)
             return;
-        uint32_t n = (end - 1 - idx) / step + 1; /* loads this thread makes */
+        /* Loads this thread makes, by the host's divider of the step: a
+           division took ~20 more instructions a thread before its first
+           load, and those of a wave's start are not hidden (H100: d024
+           91.14-91.28 -> 91.06-91.10 us with walk_at's one pass of
+           divisions, bench/NOTES.md v1.22). */
+        uint32_t rest;
+        uint32_t n = div_mod(a.step_div, end - 1 - idx, rest) + 1;
         Walker w = walk_at(slice, idx * U);
         uint32_t first = idx * U; /* reduced index of w's element */
         /* Not unrolled: a counted loop unrolls 4 deep, with 4 batches of
