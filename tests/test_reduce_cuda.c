@@ -1005,8 +1005,19 @@ static const walk_case k_walks[] = {
     /* 32 vectors (128 floats) a step against units of 288 and 192. */
     {{"walk: none, 96 x 3 units", RT_OP_SUM, RT_F32, RT_F32, 5, {6, 8, 3, 8, 96}, 3, {0, 2, 4}, 0,
       false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {0, 0, 0, 0}, 0},
-    {{"walk: none, norm p=2", RT_OP_NORM, RT_F32, RT_F32, 5, {3, 4, 6, 5, 32}, 3, {0, 2, 4}, 0, false,
-      2, 1, 1, 1, ANY_OF, ANY_OF}, {0, 0, 0, 0}, 0},
+    /* [3,4,6,5,32] over (0,2,4), the p = 2 norm: 32 vectors (128 floats)
+       a step = 4 units of dim 1 (32 floats, 640 bytes apart, 6 of them):
+       digit 1 wraps into dim 2 (15360 bytes apart), adding 15360 - 6 x
+       640; digit 0 never moves. */
+    {{"walk: norm p=2, the two slowest dims", RT_OP_NORM, RT_F32, RT_F32, 5, {3, 4, 6, 5, 32}, 3,
+      {0, 2, 4}, 0, false, 2, 1, 1, 1, ANY_OF, ANY_OF}, {1, 2560, 4, 11520}, 0},
+    /* [2,24,16,32,128] over (0,2,4): 768 outputs, more than a wave of
+       512-thread blocks and at most one of 256 on 96 to 191 SMs (TUNED
+       rule 14: 32 x 8 blocks); 256 vectors a step = 8 units of dim 1 (128
+       floats, 16 KiB apart, 16 of them), wrapping into dim 0 (6 MiB
+       apart). */
+    {{"walk: one wave of half blocks", RT_OP_SUM, RT_F32, RT_F32, 5, {2, 24, 16, 32, 128}, 3,
+      {0, 2, 4}, 0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 131072, 8, 6291456 - 16 * 16384}, 0},
 };
 
 static void test_walks(void **state) {

@@ -298,18 +298,23 @@ void rt__cuda_pack_walk(const rt__iter *it, const rt__launch_config *c, int inpu
        vectors (of input_vec elements) or elements. Where E is a whole
        number k of units of the slowest reduced dim (the product P of the
        faster reduced extents), only that dim's digit moves, by k, and it
-       never carries: the offset moves by k times its stride. With two
-       reduced dims E is q units of dim 1 and r < s0 of dim 0: digit 0
-       moves by r and wraps at most once, dim 1 never carries. One reduced
-       dim needs no walk (the kernel multiplies). k or q at or above the
-       slowest extent: no thread takes a second step. Every byte count
-       here is a sum of digit times stride below the extents, which a
-       32-bit piece holds. */
+       never carries: the offset moves by k times its stride. Where E is a
+       whole number E' of units of the second slowest dim, dim k = R - 2
+       (of R reduced dims; of one element for two), E' is q units of the
+       slowest and r < s_k of dim k: digit k moves by r and wraps at most
+       once into the slowest, which never carries, and the faster digits
+       never move (walk_dim k, walk_extent s_k). One reduced dim needs no
+       walk (the kernel multiplies). k or q at or above the slowest
+       extent: no thread takes a second step. Every byte count here is a
+       sum of digit times stride below the extents, which a 32-bit piece
+       holds. */
     const int R = it->num_reduce_dims;
     a->walk = 0;
     a->walk_step = 0;
     a->walk_digit = 0;
     a->walk_carry = 0;
+    a->walk_dim = 0;
+    a->walk_extent = 0;
     if (c->kernel != RT__KERNEL_GENERAL || R < 2 || input_vec < 1)
         return;
     int64_t units = 1;
@@ -321,14 +326,18 @@ void rt__cuda_pack_walk(const rt__iter *it, const rt__launch_config *c, int inpu
         if (e / units >= slowest)
             return;
         a->walk_step = (int32_t)(e / units * t_slowest);
-    } else if (R == 2) {
-        const int64_t s0 = it->shape[0], t0 = stride32(it, RT__ITER_IN, 0);
-        const int64_t q = e / s0, r = e % s0, carry = t_slowest - s0 * t0;
+    } else if (units >= 1 && e % (units / it->shape[R - 2]) == 0) {
+        const int k = R - 2;
+        const int64_t sk = it->shape[k], tk = stride32(it, RT__ITER_IN, k);
+        const int64_t ek = e / (units / sk);
+        const int64_t q = ek / sk, r = ek % sk, carry = t_slowest - sk * tk;
         if (q >= slowest || carry < INT32_MIN || carry > INT32_MAX)
             return;
-        a->walk_step = (int32_t)(r * t0 + q * t_slowest);
+        a->walk_step = (int32_t)(r * tk + q * t_slowest);
         a->walk_digit = (uint32_t)r;
         a->walk_carry = (int32_t)carry;
+        a->walk_dim = k;
+        a->walk_extent = (uint32_t)sk;
     } else {
         return;
     }

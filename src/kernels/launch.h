@@ -159,12 +159,15 @@ typedef struct rt__kernel_args {
        carry into another, so that the kernel walks them (an add a load,
        walk_carry more where digit 0 wraps) instead of dividing each out:
        a step of whole units of the slowest reduced dim (only its digit
-       moves), or two reduced dims (digit 0 wraps at most once a step into
-       digit 1, which is the slowest). rt__cuda_pack_walk (cuda_args.c). */
+       moves), or of the second slowest, dim R - 2 of R (its digit, the
+       walk's digit 0, wraps at most once a step into the slowest).
+       rt__cuda_pack_walk (cuda_args.c). */
     int walk;
-    int32_t walk_step;   /* bytes a step adds */
-    uint32_t walk_digit; /* elements a step adds to digit 0 (below its extent) */
-    int32_t walk_carry;  /* bytes a wrap of digit 0 adds: stride 1 - extent 0 x stride 0 */
+    int32_t walk_step;    /* bytes a step adds */
+    uint32_t walk_digit;  /* units a step adds to the walk's digit 0 (below its extent) */
+    int32_t walk_carry;   /* bytes a wrap of that digit adds: stride R-1 - extent x stride */
+    int walk_dim;         /* the reduced dim of the walk's digit 0 (R - 2) */
+    uint32_t walk_extent; /* its extent */
     rt__divmod step_div; /* step_input as a divider: the steps a thread of a walk takes */
 
     int out_dtype;      /* rt_dtype of `out` (the final store converts) */

@@ -238,7 +238,8 @@ template <typename Op, int OVS> struct Reducer {
 
     /* Where a thread is on its walk over reduced indices idx, idx + step,
        ...: the address of the current index's element and that index's
-       digit 0 (in elements). */
+       digit of reduced dim a.walk_dim, the walk's digit 0 (in units of
+       that dim). */
     struct Walker {
         const char *p;
         uint32_t d0;
@@ -247,18 +248,19 @@ template <typename Op, int OVS> struct Reducer {
     /* Reduced index r (in elements), with one offset calculation. */
     __device__ Walker walk_at(const char *slice, uint32_t r) const {
         uint32_t d0;
-        const int32_t off = input_offset_digit0(a, r, d0);
+        const int32_t off = input_offset_digit0<true>(a, r, d0);
         return Walker{slice + off, d0};
     }
 
-    /* One block step on: walk_step bytes and walk_digit elements of digit
-       0, and walk_carry bytes where digit 0 wraps (into digit 1, the
-       slowest of two reduced dims). WRAPS false: a step of whole units of
-       the slowest dim, which leaves digit 0 where it is. */
+    /* One block step on: walk_step bytes and walk_digit units of digit
+       0, and walk_carry bytes where digit 0 wraps (into the slowest
+       reduced dim; digit 0 is the second slowest, a.walk_dim). WRAPS
+       false: a step of whole units of the slowest dim, which leaves digit
+       0 where it is. */
     template <bool WRAPS> __device__ void walk_on(Walker &w) const {
         w.p += a.walk_step;
         if constexpr (WRAPS) {
-            const uint32_t s0 = a.in_sizes[0].divisor;
+            const uint32_t s0 = a.walk_extent;
             w.d0 += a.walk_digit;
             if (w.d0 >= s0) {
                 w.d0 -= s0;

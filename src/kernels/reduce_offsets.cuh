@@ -21,11 +21,13 @@ static __device__ __forceinline__ uint32_t div_mod(const rt__divmod &d, uint32_t
    strides. */
 
 /* Byte offset of reduced index r in the input, relative to an output's
-   input slice, and r's digit 0 in d0 (where a walk starts: one pass of
+   input slice, and in d0 r's digit of reduced dim 0 or, WALK_DIM, of dim
+   a.walk_dim: the walk's digit 0, where a walk starts (one pass of
    divisions for both; input_offset drops d0). Every digit takes a
    division here: skipping the last one (as the output side does) indexes
    the stride table at run time, which cost the general path 16 more
    spilled bytes under the 32-register bound (argmax f32, -Xptxas -v). */
+template <bool WALK_DIM = false>
 static __device__ __forceinline__ int32_t input_offset_digit0(const rt__kernel_args &a, uint32_t r,
                                                               uint32_t &d0) {
     int32_t off = 0;
@@ -36,7 +38,7 @@ static __device__ __forceinline__ int32_t input_offset_digit0(const rt__kernel_a
             break;
         uint32_t mod;
         r = div_mod(a.in_sizes[d], r, mod);
-        if (d == 0)
+        if (WALK_DIM ? d == a.walk_dim : d == 0)
             d0 = mod;
         off += (int32_t)mod * a.in_strides[d];
     }
