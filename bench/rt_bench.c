@@ -39,8 +39,7 @@ static const char usage[] =
     "                   outer-tall-split rule 12 (tall outer blocks for a split),\n"
     "                   uncapped-split rule 13 (PyTorch's 256-value cap on a split),\n"
     "                   walk the general kernel's walks over several reduced dims\n"
-    "                   (every reduced index's offset divided out), one-wave rule 14\n"
-    "                   (one-output blocks of half height in one wave)\n"
+    "                   (every reduced index's offset divided out)\n"
     "  --list-json      print the suite as JSON and exit (needs no GPU)\n";
 
 /* One case's buffers: nslots input and output copies it rotates through. */
@@ -246,8 +245,7 @@ static bool parse_kinds(const char *list, unsigned *mask) {
                  {"half-tile", RT__RULE_OFF_HALF_TILE},
                  {"outer-tall-split", RT__RULE_OFF_OUTER_TALL_SPLIT},
                  {"uncapped-split", RT__RULE_OFF_UNCAPPED_SPLIT},
-                 {"walk", RT__RULE_OFF_WALK},
-                 {"one-wave", RT__RULE_OFF_ONE_WAVE}};
+                 {"walk", RT__RULE_OFF_WALK}};
     *mask = 0;
     for (const char *p = list; *p != '\0';) {
         const size_t len = strcspn(p, ",");

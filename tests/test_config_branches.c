@@ -923,10 +923,8 @@ static void test_tuned_vectorizes_nd_rows(void **state) {
     assert_int_equal(t.output_vec_size, 1);
     assert_true(rt__config_block_x_reduce(&t));
     assert_int_equal(t.input_mult[0], 1); /* lanes take adjacent vectors */
-    /* 65536 / 4 vectors: a row of 32 lanes covers the 128-element dim;
-       8 warp rows, not PyTorch's 16, for one wave of the 1024 blocks
-       (rule 14, test_tuned_one_wave). */
-    assert_dims3(t.block, 32, 8, 1);
+    /* 65536 / 4 vectors: a row of 32 lanes covers the 128-element dim. */
+    assert_dims3(t.block, 32, 16, 1);
     /* Not when a vector could straddle a row or lose its alignment: an
        inner extent of 36 f32 (144 bytes), a base off by one element, a
        kept stride of 100 elements. */
@@ -1195,36 +1193,6 @@ static void expect_tall_split(const rt__iter *it, rt_op op, int tiles, int ctas,
     const rt__launch_config off = tall_config_for(it, op, RT_F32, 512, RT__RULE_OFF_OUTER_TALL_SPLIT);
     assert_dims3(off.block, 32, 4, 1);
     assert_int_equal(off.ctas_per_output, off_ctas);
-}
-
-/* TUNED rule 14: a block an output, lanes and warp rows both reading its
-   reduced index, past a wave of blocks but within one of half their
-   height, takes half the warp rows. d024 ([32,32,16,32,128] f32 over
-   (0, 2, 4): 1024 outputs of 128-float rows, 16 and 32 of them) on the
-   model H200 (132 SMs, 32 registers: 528 blocks of 512 a wave, 1056 of
-   256). */
-static void test_tuned_one_wave(void **state) {
-    (void)state;
-    int64_t d024[] = {128, 16, 32, 32, 32}, d024_st[] = {1, 4096, 2097152, 128, 65536};
-    rt__iter it = rt_test_make_iter(5, 3, d024, d024_st, 4, 0);
-    rt__launch_config c = tall_config_for(&it, RT_OP_SUM, RT_F32, 512, 0);
-    assert_dims3(c.block, 32, 8, 1);
-    assert_int_equal(c.num_threads, 256);
-    assert_int_equal(c.step_input, 256);
-    assert_int_equal(c.input_mult[0], 1);
-    assert_int_equal(c.input_mult[1], 32);
-    assert_dims3(c.grid, 1024, 1, 1);
-    assert_int_equal(c.shared_memory_bytes, 256 * 4);
-    rt__launch_config off = tall_config_for(&it, RT_OP_SUM, RT_F32, 512, RT__RULE_OFF_ONE_WAVE);
-    assert_dims3(off.block, 32, 16, 1);
-    assert_int_equal(off.step_input, 512);
-    /* 2048 outputs (dim 1 of 64): past a wave of either; 512 (of 16):
-       within one of 512-thread blocks. Neither changes. */
-    int64_t wide[] = {128, 16, 32, 32, 64}, narrow[] = {128, 16, 32, 32, 16};
-    rt__iter itw = rt_test_make_iter(5, 3, wide, d024_st, 4, 0);
-    assert_int_equal(tall_config_for(&itw, RT_OP_SUM, RT_F32, 512, 0).num_threads, 512);
-    rt__iter itn = rt_test_make_iter(5, 3, narrow, d024_st, 4, 0);
-    assert_int_equal(tall_config_for(&itn, RT_OP_SUM, RT_F32, 512, 0).num_threads, 512);
 }
 
 static void test_tuned_outer_tall_split(void **state) {
@@ -1738,7 +1706,6 @@ int main(void) {
         cmocka_unit_test(test_tuned_outer_tiles),
         cmocka_unit_test(test_tuned_outer_tall),
         cmocka_unit_test(test_tuned_outer_tall_split),
-        cmocka_unit_test(test_tuned_one_wave),
         cmocka_unit_test(test_tuned_uncapped_split),
         cmocka_unit_test(test_tuned_outer_wave),
         cmocka_unit_test(test_tuned_row_two_pass),

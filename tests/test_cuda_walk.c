@@ -81,7 +81,7 @@ static void test_whole_units(void **state) {
     expect_walk(&it, &c, 4, 0, 0, 0, 0, 0, 0);
 }
 
-/* d024 in 256-thread blocks (TUNED rule 14): 256 vectors of 4 a step =
+/* d024's reduced dims in 256-thread blocks: 256 vectors of 4 a step =
    1024 floats = 8 units of dim 1 (128 floats): digit 1 moves by 8 and
    wraps into dim 2 every other step (carry 8 MiB - 16 x 16 KiB); digit 0
    never moves. */

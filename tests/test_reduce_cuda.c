@@ -1011,13 +1011,11 @@ static const walk_case k_walks[] = {
        640; digit 0 never moves. */
     {{"walk: norm p=2, the two slowest dims", RT_OP_NORM, RT_F32, RT_F32, 5, {3, 4, 6, 5, 32}, 3,
       {0, 2, 4}, 0, false, 2, 1, 1, 1, ANY_OF, ANY_OF}, {1, 2560, 4, 11520}, 0},
-    /* [2,24,16,32,128] over (0,2,4): 768 outputs, more than a wave of
-       512-thread blocks and at most one of 256 on 96 to 191 SMs (TUNED
-       rule 14: 32 x 8 blocks); 256 vectors a step = 8 units of dim 1 (128
-       floats, 16 KiB apart, 16 of them), wrapping into dim 0 (6 MiB
-       apart). */
-    {{"walk: one wave of half blocks", RT_OP_SUM, RT_F32, RT_F32, 5, {2, 24, 16, 32, 128}, 3,
-      {0, 2, 4}, 0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 131072, 8, 6291456 - 16 * 16384}, 0},
+    /* [2,24,16,32,128] over (0,2,4): warp rows own outputs, 32 vectors a
+       step = one unit of dim 1 (128 floats, 16 KiB apart, 16 of them),
+       wrapping into dim 0 (6 MiB apart) every 16 steps. */
+    {{"walk: a unit of the second slowest dim", RT_OP_SUM, RT_F32, RT_F32, 5, {2, 24, 16, 32, 128},
+      3, {0, 2, 4}, 0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 16384, 1, 6291456 - 16 * 16384}, 0},
 };
 
 static void test_walks(void **state) {

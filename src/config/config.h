@@ -150,9 +150,6 @@ typedef enum rt__kernel_kind {
    slowest (the executor's kernel argument `walk`, cuda_args.c): every
    reduced index's offset divided out again. */
 #define RT__RULE_OFF_WALK (1u << 26)
-/* TUNED rule 14 (tuned.c): one-output blocks keep their height past a
-   wave. */
-#define RT__RULE_OFF_ONE_WAVE (1u << 27)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its

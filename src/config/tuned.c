@@ -37,9 +37,6 @@
  *     blocks in one wave.
  * 13. Rule 2's split never goes past one wave for PyTorch's cap of 256
  *     values a thread.
- * 14. Blocks that each hold one output (lanes and warp rows both split
- *     its reduced index), more than one wave of them, take half the warp
- *     rows where that makes one wave.
  */
 #include <stdint.h>
 
@@ -468,33 +465,6 @@ static bool wave_tiles(const rt__iter *it, const rt__op_traits *op, const rt__de
     return true;
 }
 
-/* TUNED rule 14: a block an output, its lanes and warp rows both reading
-   that output's reduced index in vectors (no block split), in more than
-   one wave of blocks but at most one of half their height: half the warp
-   rows, and so one wave. Each wave of a grid starts with every warp
-   working out its offsets and ends with every block folding and storing
-   at once, while no loads are in flight, and the second wave waits on
-   both. H100, [32,32,16,32,128] f32 over (0, 2, 4) (1024 blocks; 528 of
-   512 threads a wave, 1056 of 256), rt_bench, the rule against
-   --kinds-off one-wave in one process, three passes: 91.12-91.26 ->
-   90.88-91.04 us (bench/NOTES.md v1.22). The walk then moves the two
-   slowest reduced dims (cuda_args.c), as it moved the slowest alone. */
-static void one_wave_blocks(const rt__iter *it, const rt__op_traits *op,
-                            const rt__device_props *dev, rt__launch_config *c) {
-    if (!c->vectorize_input || c->output_vec_size != 1 || c->ctas_per_output != 1 ||
-        c->input_mult[0] == 0 || c->input_mult[1] == 0 || c->block[1] < 2 ||
-        c->block[1] % 2 != 0)
-        return;
-    rt__launch_config half = *c;
-    half.block[1] /= 2;
-    half.num_threads = half.block[0] * half.block[1];
-    half.step_input = c->step_input / 2;
-    const int64_t grid = rt__div_up(it->num_outputs, c->step_output);
-    if (grid > (int64_t)dev->num_sms * resident_blocks(op, dev, c) &&
-        grid <= (int64_t)dev->num_sms * resident_blocks(op, dev, &half))
-        *c = half;
-}
-
 /* PyTorch's rule with TUNED's options (t: the traits with rule 1's vector
    path), then op's own unroll; policy TUNED. */
 static rt_status rule_config(const rt__iter *it, const rt__op_traits *t, const rt__op_traits *op,
@@ -587,9 +557,6 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
                       tall_split(it, op, dev, kinds_off, cfg);
     if (!capped && !wave && !tall && !(kinds_off & RT__RULE_OFF_OUTER_TILES))
         outer_tiles(op, dev, cfg);
-    /* 14. One-output blocks in one wave (above). */
-    if (!(kinds_off & RT__RULE_OFF_ONE_WAVE))
-        one_wave_blocks(it, op, dev, cfg);
     drop_idle_y_split(cfg);
     /* 6. Row blocks of 128 threads. */
     reshape_row_blocks(it, op, dev, cfg);
