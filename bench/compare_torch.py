@@ -396,8 +396,9 @@ def main(argv):
     if opts.json:
         with open(opts.json, "w") as f:
             json.dump({"tool": "compare_torch", "torch": torch.__version__, "device": props.name,
-                       "library": lib_path, "reps": opts.reps, "passes": opts.passes, "policy": opts.policy or "tuned",
-                       "bench_json": opts.bench_json, "cases": rows}, f, indent=1)
+                       "library": lib_path, "reps": opts.reps, "passes": opts.passes,
+                       "policy": opts.policy or "tuned", "bench_json": opts.bench_json,
+                       "cases": rows}, f, indent=1)
     print("%d cases, %d failed" % (len(rows), failed))
     return 1 if failed else 0
 

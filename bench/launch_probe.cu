@@ -27,15 +27,12 @@ namespace {
 const char *const kProbeName = "launch_probe";
 }
 #include "probe.cuh"
+#include "d024.cuh"
 
 namespace {
 
-constexpr int A = 32, K1 = 32, B = 16, K2 = 32, C = 128;
-constexpr long S0 = (long)K1 * B * K2 * C, S1 = (long)B * K2 * C, S2 = (long)K2 * C, S3 = C;
-constexpr int PAIRS = A * B, OUTPUTS = K1 * K2;
+using namespace d024;
 constexpr int BIG = 1200; // the argument block of the chain, smem and busy kernels
-
-__device__ __forceinline__ long pair_off(int p) { return (long)(p / B) * S0 + (long)(p % B) * S2; }
 
 // The arguments, padded to PAD bytes of ints that are 0 at run time.
 template <int PAD> struct Args {
@@ -85,30 +82,13 @@ template <int PAD, int K, bool UNROLL> __device__ __forceinline__ int busy(const
     }
 }
 
-// The d024 read, a block an output, a rolling window of 4 loads; CH and BK
-// add a parameter chain and start-up work ahead of the first load.
+// The d024 read, a block an output, a rolling window of 4 loads
+// (d024.cuh); CH and BK add a parameter chain and start-up work ahead of
+// the first load.
 template <int PAD, int CH = 0, int BK = 0, bool BU = true>
 __global__ void __launch_bounds__(512, 4) roll_kernel(const __grid_constant__ Args<PAD> a) {
-    constexpr int U = 4, ROWS = 16, N = PAIRS / ROWS;
-    const int o = blockIdx.x, lane = threadIdx.x % 32, row = threadIdx.x / 32;
-    const float4 *base = reinterpret_cast<const float4 *>(a.src + (long)(o / K2) * S1 +
-                                                          (long)(o % K2) * S3) +
-                         lane + chain<PAD, CH>(a) + busy<PAD, BK, BU>(a);
-    float4 v[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-        v[u] = __ldcs(base + pair_off(row + u * ROWS) / 4);
-    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-#pragma unroll
-    for (int k = 0; k < N; ++k) {
-        acc[0] += v[k % U].x;
-        acc[1] += v[k % U].y;
-        acc[2] += v[k % U].z;
-        acc[3] += v[k % U].w;
-        if (k + U < N)
-            v[k % U] = __ldcs(base + pair_off(row + (k + U) * ROWS) / 4);
-    }
-    probe_block_store<512>((acc[0] + acc[1]) + (acc[2] + acc[3]), a.out);
+    const long skew = chain<PAD, CH>(a) + busy<PAD, BK, BU>(a);
+    probe_block_store<512>(roll_sum<512, 4, CS>(a.src, blockIdx.x, skew), a.out);
 }
 
 // The one-shot full read (probe_full_one_shot) with these arguments.

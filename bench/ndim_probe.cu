@@ -18,25 +18,19 @@
 //           warp's lanes fold each output, and with several chunks the
 //           block stores its 32 partials and the last block of the 32
 //           folds them in chunk order.
-//   roll    the output mapping with a rolling window of U loads (v1.21):
-//           a thread's 32 loads unrolled, load k + U issued as soon as
-//           load k is folded, so U stay in flight to the end instead of
-//           draining to none between batches (Inductor's SASS has this
-//           shape: 4 loads before the first add, then one every 4-5 adds).
+//   roll    the output mapping with a rolling window of U loads (v1.21,
+//           d024.cuh's roll_sum): U loads stay in flight to the end
+//           instead of draining to none between batches.
 // Each result is checked against a one-thread-an-output reference.
 namespace {
 const char *const kProbeName = "ndim_probe";
 }
 #include "probe.cuh"
+#include "d024.cuh"
 
 namespace {
 
-// [A, K1, B, K2, C] over (0, 2, 4), strides in floats.
-constexpr int A = 32, K1 = 32, B = 16, K2 = 32, C = 128;
-constexpr long S0 = (long)K1 * B * K2 * C, S1 = (long)B * K2 * C, S2 = (long)K2 * C, S3 = C;
-constexpr int PAIRS = A * B, OUTPUTS = K1 * K2;
-
-__device__ __forceinline__ long pair_off(int p) { return (long)(p / B) * S0 + (long)(p % B) * S2; }
+using namespace d024;
 
 template <int T, int U, int HINT, int MINB = 1>
 __global__ void __launch_bounds__(T, MINB)
@@ -61,26 +55,7 @@ __global__ void __launch_bounds__(T, MINB)
 template <int T, int U, int HINT, int MINB = 1>
 __global__ void __launch_bounds__(T, MINB)
     roll_kernel(const float *__restrict__ src, float *out) {
-    constexpr int ROWS = T / 32, N = PAIRS / ROWS;
-    static_assert(PAIRS % ROWS == 0 && N >= U, "shape");
-    const int o = blockIdx.x, lane = threadIdx.x % 32, row = threadIdx.x / 32;
-    const float4 *base =
-        reinterpret_cast<const float4 *>(src + (long)(o / K2) * S1 + (long)(o % K2) * S3) + lane;
-    float4 v[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-        v[u] = probe_load4<HINT>(base + pair_off(row + u * ROWS) / 4);
-    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-#pragma unroll
-    for (int k = 0; k < N; ++k) {
-        acc[0] += v[k % U].x;
-        acc[1] += v[k % U].y;
-        acc[2] += v[k % U].z;
-        acc[3] += v[k % U].w;
-        if (k + U < N)
-            v[k % U] = probe_load4<HINT>(base + pair_off(row + (k + U) * ROWS) / 4);
-    }
-    probe_block_store<T>((acc[0] + acc[1]) + (acc[2] + acc[3]), out);
+    probe_block_store<T>(roll_sum<T, U, HINT>(src, blockIdx.x), out);
 }
 
 template <int T, int P, int S, bool CHUNKS_FAST, int HINT>

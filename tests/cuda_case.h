@@ -257,13 +257,13 @@ static inline void case_iter(rt_context *ctx, const rt_case *c, const dev_case *
     rt__iter_build(pb, it);
 }
 
-/* An H100's and an H200's DRAM bandwidth (GB/s). TUNED takes the ROWS
-   warp kernel, the wide row blocks, the tile's half tiles, rule 7's chunks
-   and the STREAM kernel's 4 vectors a thread over 64 MiB only on
-   H100-class GPUs, and 256 bytes a thread there on the others
-   (rt__config_h100_class, tested in test_config_branches); the cases of
-   those paths set the context's props (which the executor plans from) to
-   one of these, so that any GPU runs them. */
+/* An H100's and an H200's DRAM bandwidth (GB/s). TUNED takes the wide
+   row blocks, the tile's half tiles, rule 7's chunks and the STREAM
+   kernel's 4 vectors a thread over 64 MiB only on H100-class GPUs, and
+   256 bytes a thread there on the others (rt__config_h100_class, tested
+   in test_config_branches); the ROWS warp kernel's warps a block follow
+   the bandwidth. The cases of those paths set the context's props (which
+   the executor plans from) to one of these, so that any GPU runs them. */
 enum { H100_CLASS_TEST_GBPS = 3352, H200_TEST_GBPS = 4915 };
 
 /* Makes ctx plan as on a GPU of gbps DRAM bandwidth (its props' mem_gbps);

@@ -62,6 +62,8 @@ static void expect_walk(const rt__iter *it, const rt__launch_config *c, int inpu
     assert_int_equal(a.walk_carry, carry);
     assert_int_equal(a.walk_dim, dim);
     assert_int_equal(a.walk_extent, extent);
+    /* The kernel counts a thread's steps by this divider. */
+    assert_int_equal(a.step_div.divisor, walk ? (uint32_t)c->step_input : 0u);
 }
 
 /* d024 ([32,32,16,32,128] f32 over (0,2,4)): reduced [128, 16, 32],

@@ -280,7 +280,8 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
    whose state is one number (row_lanes above a warp: sum, prod, mean,
    min/max, the p = 2 norm), packed or not, when there are enough of them
    for ROWS_WARP_MIN_WARPS_PER_SM warps a SM, on a GPU of known DRAM
-   bandwidth (the block-start rule below needs it): the warp kernel, a warp on RT__ROWS_WARP_ROWS adjacent rows, each lane loading
+   bandwidth (the block-start rule below needs it): the warp kernel, a
+   warp on RT__ROWS_WARP_ROWS adjacent rows, each lane loading
    its 4 or 5 scalars of every row at once (coalesced: a warp's load reads
    128 contiguous bytes of a row), then a shuffle tree a row; no shared
    memory, no barrier (blocks of several warps: ROWS_WARP_BLOCK_RATE_X10

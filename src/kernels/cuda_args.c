@@ -280,7 +280,6 @@ void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {
     memcpy(a->input_mult, c->input_mult, sizeof a->input_mult);
     memcpy(a->output_mult, c->output_mult, sizeof a->output_mult);
     a->step_input = c->step_input;
-    rt__divmod_init(&a->step_div, (uint32_t)c->step_input);
     a->step_output = c->step_output;
     a->ctas_per_output = c->ctas_per_output;
     a->input_chunked = c->input_chunked ? 1 : 0;
@@ -315,6 +314,7 @@ void rt__cuda_pack_walk(const rt__iter *it, const rt__launch_config *c, int inpu
     a->walk_carry = 0;
     a->walk_dim = 0;
     a->walk_extent = 0;
+    rt__divmod_init(&a->step_div, 0); /* set below only where a walk runs */
     if (c->kernel != RT__KERNEL_GENERAL || R < 2 || input_vec < 1)
         return;
     int64_t units = 1;
@@ -342,6 +342,7 @@ void rt__cuda_pack_walk(const rt__iter *it, const rt__launch_config *c, int inpu
         return;
     }
     a->walk = 1;
+    rt__divmod_init(&a->step_div, (uint32_t)c->step_input);
 }
 
 void rt__divmod_init(rt__divmod *dm, uint32_t d) {

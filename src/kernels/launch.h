@@ -167,8 +167,8 @@ typedef struct rt__kernel_args {
     uint32_t walk_digit;  /* units a step adds to the walk's digit 0 (below its extent) */
     int32_t walk_carry;   /* bytes a wrap of that digit adds: stride R-1 - extent x stride */
     int walk_dim;         /* the reduced dim of the walk's digit 0 (R - 2) */
-    uint32_t walk_extent; /* its extent */
-    rt__divmod step_div; /* step_input as a divider: the steps a thread of a walk takes */
+    uint32_t walk_extent; /* its extent (in_sizes[walk_dim] would index at run time) */
+    rt__divmod step_div;  /* step_input as a divider: the steps a thread of a walk takes */
 
     int out_dtype;      /* rt_dtype of `out` (the final store converts) */
     int first;          /* 0: combine with the state already in `acc` */

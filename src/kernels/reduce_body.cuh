@@ -248,7 +248,7 @@ template <typename Op, int OVS> struct Reducer {
     /* Reduced index r (in elements), with one offset calculation. */
     __device__ Walker walk_at(const char *slice, uint32_t r) const {
         uint32_t d0;
-        const int32_t off = input_offset_digit0<true>(a, r, d0);
+        const int32_t off = input_offset_walk(a, r, d0);
         return Walker{slice + off, d0};
     }
 
@@ -297,8 +297,7 @@ template <typename Op, int OVS> struct Reducer {
            load, and those of a wave's start are not hidden (H100: d024
            91.14-91.28 -> 91.06-91.10 us with walk_at's one pass of
            divisions, bench/NOTES.md v1.22). */
-        uint32_t rest;
-        uint32_t n = div_mod(a.step_div, end - 1 - idx, rest) + 1;
+        uint32_t n = div_q(a.step_div, end - 1 - idx) + 1;
         Walker w = walk_at(slice, idx * U);
         uint32_t first = idx * U; /* reduced index of w's element */
         /* Not unrolled: a counted loop unrolls 4 deep, with 4 batches of

@@ -10,9 +10,14 @@
 
 namespace rt {
 
-/* n / d and n % d for n < 2^31, with one multiply-high (rt__divmod_init). */
+/* n / d for n < 2^31, with one multiply-high (rt__divmod_init). */
+static __device__ __forceinline__ uint32_t div_q(const rt__divmod &d, uint32_t n) {
+    return (__umulhi(n, d.magic) + n) >> d.shift;
+}
+
+/* n / d and n % d for n < 2^31. */
 static __device__ __forceinline__ uint32_t div_mod(const rt__divmod &d, uint32_t n, uint32_t &mod) {
-    uint32_t q = (__umulhi(n, d.magic) + n) >> d.shift;
+    const uint32_t q = div_q(d, n);
     mod = n - q * d.divisor;
     return q;
 }
@@ -21,33 +26,32 @@ static __device__ __forceinline__ uint32_t div_mod(const rt__divmod &d, uint32_t
    strides. */
 
 /* Byte offset of reduced index r in the input, relative to an output's
-   input slice, and in d0 r's digit of reduced dim 0 or, WALK_DIM, of dim
-   a.walk_dim: the walk's digit 0, where a walk starts (one pass of
-   divisions for both; input_offset drops d0). Every digit takes a
-   division here: skipping the last one (as the output side does) indexes
-   the stride table at run time, which cost the general path 16 more
-   spilled bytes under the 32-register bound (argmax f32, -Xptxas -v). */
-template <bool WALK_DIM = false>
-static __device__ __forceinline__ int32_t input_offset_digit0(const rt__kernel_args &a, uint32_t r,
-                                                              uint32_t &d0) {
+   input slice, and in walk_digit r's digit of reduced dim a.walk_dim,
+   where a walk starts (one pass of divisions for both; input_offset
+   drops the digit). Every digit takes a division here: skipping the last
+   one (as the output side does) indexes the stride table at run time,
+   which cost the general path 16 more spilled bytes under the 32-register
+   bound (argmax f32, -Xptxas -v). */
+static __device__ __forceinline__ int32_t input_offset_walk(const rt__kernel_args &a, uint32_t r,
+                                                            uint32_t &walk_digit) {
     int32_t off = 0;
-    d0 = 0;
+    walk_digit = 0;
 #pragma unroll
     for (int d = 0; d < RT_MAX_DIMS; d++) {
         if (d == a.in_ndim)
             break;
         uint32_t mod;
         r = div_mod(a.in_sizes[d], r, mod);
-        if (WALK_DIM ? d == a.walk_dim : d == 0)
-            d0 = mod;
+        if (d == a.walk_dim)
+            walk_digit = mod;
         off += (int32_t)mod * a.in_strides[d];
     }
     return off;
 }
 
 static __device__ __forceinline__ int32_t input_offset(const rt__kernel_args &a, uint32_t r) {
-    uint32_t d0;
-    return input_offset_digit0(a, r, d0);
+    uint32_t unused;
+    return input_offset_walk(a, r, unused);
 }
 
 /* Byte offsets of output index o (< num_outputs) in every operand slot
