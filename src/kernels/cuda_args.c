@@ -317,19 +317,23 @@ void rt__cuda_pack_walk(const rt__iter *it, const rt__launch_config *c, int inpu
     rt__divmod_init(&a->step_div, 0); /* set below only where a walk runs */
     if (c->kernel != RT__KERNEL_GENERAL || R < 2 || input_vec < 1)
         return;
-    int64_t units = 1;
-    for (int d = 0; d < R - 1; d++)
-        units *= it->shape[d];
+    /* A unit of dim k = R - 2 (inner elements) and of the slowest dim
+       (units = inner x s_k); a launched piece has no empty extent. */
+    const int k = R - 2;
+    int64_t inner = 1;
+    for (int d = 0; d < k; d++)
+        inner *= it->shape[d];
+    const int64_t sk = it->shape[k], units = inner * sk;
+    if (units < 1)
+        return;
     const int64_t e = (int64_t)c->step_input * (c->vectorize_input ? input_vec : 1);
     const int64_t slowest = it->shape[R - 1], t_slowest = stride32(it, RT__ITER_IN, R - 1);
-    if (units >= 1 && e % units == 0) {
+    if (e % units == 0) {
         if (e / units >= slowest)
             return;
         a->walk_step = (int32_t)(e / units * t_slowest);
-    } else if (units >= 1 && e % (units / it->shape[R - 2]) == 0) {
-        const int k = R - 2;
-        const int64_t sk = it->shape[k], tk = stride32(it, RT__ITER_IN, k);
-        const int64_t ek = e / (units / sk);
+    } else if (e % inner == 0) {
+        const int64_t tk = stride32(it, RT__ITER_IN, k), ek = e / inner;
         const int64_t q = ek / sk, r = ek % sk, carry = t_slowest - sk * tk;
         if (q >= slowest || carry < INT32_MIN || carry > INT32_MAX)
             return;
