@@ -449,13 +449,21 @@ template <typename Op> struct RowsReducer {
         const uint32_t nvec = (n - head) / V;
         /* Up to 9 16-byte loads per thread, all issued before any store:
            the config sizes the tile so one batch covers it (a thread's
-           loads one after the other cost a memory latency each). */
+           loads one after the other cost a memory latency each). The
+           __syncwarp() between the loads and the stores holds ptxas to
+           that order: without it, under the old 48-register allocation of
+           f32 tiles, it put the first store after 3 or 4 loads, so a batch
+           took 3 round trips, and a change elsewhere in the kernel moved
+           it from 4 to 3 (+25%). f32 tiles now take 56 registers, 8-byte
+           states 64 (H100, rt_bench: rows of 33 98.6-99.2 -> 97.2-97.4 us,
+           [4194304,32] -0.15%; bench/NOTES.md v1.24). */
         for (uint32_t c = 0; c < nvec; c += kTileBatch * nt) {
             Load x[kTileBatch];
 #pragma unroll
             for (int u = 0; u < kTileBatch; u++)
                 if (c + u * nt + t < nvec)
                     x[u] = vsrc[c + u * nt + t];
+            __syncwarp();
 #pragma unroll
             for (int u = 0; u < kTileBatch; u++)
                 if (c + u * nt + t < nvec)
