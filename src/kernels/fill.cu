@@ -12,6 +12,7 @@ namespace rt {
 static __global__ void fill_kernel(const __grid_constant__ rt__kernel_args a, double value) {
     const uint32_t stride = gridDim.x * blockDim.x;
     for (uint32_t o = blockIdx.x * blockDim.x + threadIdx.x; o < a.num_outputs; o += stride)
+        /* Any dtype: float is only the one tried first. */
         store_as<float>(a.out + output_offset(a, o, RT__OUT_SLOT_OUT), a.out_dtype, value);
 }
 
