@@ -328,7 +328,9 @@ template <int DT, typename A> static __device__ __forceinline__ void store_dt(ch
         *reinterpret_cast<uint8_t *>(p) = a != A(0) ? 1 : 0;
 }
 
-/* The rt_dtype of a storage type (-1: none). */
+/* The rt_dtype of a storage type (-1: none). Bool tensors are stored as
+   uint8_t (RT__CTYPE_bool), which maps to RT_U8, so their min/max
+   stores (RT_BOOL out) take store_as's switch: slower, same bytes. */
 template <typename T> struct DtypeOf {
     static constexpr int value = std::is_same<T, float>::value            ? RT_F32
                                  : std::is_same<T, double>::value         ? RT_F64
