@@ -300,10 +300,11 @@ static inline rt__launch_config case_config(rt_context *ctx, const rt_case *c, c
 }
 
 /* The walk the executor packs for c under policy (launch.h: walk,
-   walk_step, walk_digit, walk_carry into walk[0..3]; walk 0: every
-   reduced index's offset divided out, or another path). */
+   walk_step, walk_digit, walk_carry, walk_count into walk[0..4]; walk 0:
+   every reduced index's offset divided out, or another path; walk_count
+   0: not uniform). */
 static inline void case_walk(rt_context *ctx, const rt_case *c, const dev_case *d,
-                             rt_policy policy, int32_t walk[4]) {
+                             rt_policy policy, int32_t walk[5]) {
     rt__problem pb;
     rt__iter it;
     const rt__launch_config cfg = case_plan(ctx, c, d, policy, &pb, &it);

@@ -64,6 +64,119 @@ static void expect_walk(const rt__iter *it, const rt__launch_config *c, int inpu
     assert_int_equal(a.walk_extent, extent);
     /* The kernel counts a thread's steps by this divider. */
     assert_int_equal(a.step_div.divisor, walk ? (uint32_t)c->step_input : 0u);
+    /* These configs launch no threads (block and grid 0): not uniform. */
+    assert_int_equal(a.walk_count, 0);
+    assert_int_equal(a.walk_period, 0);
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(a.walk_lin[k], 0);
+}
+
+/* A walk with threads: uniform (walk_count steps a thread, digit 0
+   wrapping every `period` steps, first index at tx lin0 + ty lin1 + by
+   lin2 bytes) or, count 0, not. */
+static void expect_uniform_wrap(const rt__iter *it, const rt__launch_config *c, int input_vec,
+                                uint32_t count, uint32_t period, int32_t lin0, int32_t lin1,
+                                int32_t lin2) {
+    rt__kernel_args a;
+    memset(&a, 0x5a, sizeof a);
+    rt__cuda_pack_walk(it, c, input_vec, &a);
+    assert_int_equal(a.walk, 1);
+    assert_int_equal(a.walk_count, count);
+    assert_int_equal(a.walk_period, count != 0 ? period : 0);
+    assert_int_equal(a.walk_lin[0], lin0);
+    assert_int_equal(a.walk_lin[1], lin1);
+    assert_int_equal(a.walk_lin[2], lin2);
+}
+
+/* The same for a walk of whole units of the slowest dim (no digit 0). */
+static void expect_uniform(const rt__iter *it, const rt__launch_config *c, int input_vec,
+                           uint32_t count, int32_t lin0, int32_t lin1, int32_t lin2) {
+    expect_uniform_wrap(it, c, input_vec, count, 0, lin0, lin1, lin2);
+}
+
+static rt__launch_config blocks_of(int step_input, int bx, int by, int gy, int m0, int m1,
+                                   int m2) {
+    rt__launch_config c = general(step_input, true);
+    c.block[0] = bx;
+    c.block[1] = by;
+    c.grid[0] = 1;
+    c.grid[1] = gy;
+    c.input_mult[0] = m0;
+    c.input_mult[1] = m1;
+    c.input_mult[2] = m2;
+    return c;
+}
+
+/* d024's launch: blocks of 32 x 16 threads, input_mult {1, 32}, 512
+   vectors of 4 a step. Lane tx reads floats 4 tx of the 128 of dim 0 (16
+   tx bytes), warp ty row ty of dim 1's 16 (16 KiB apart); 65536 / 4 /
+   512 = 32 steps a thread. */
+static void test_uniform(void **state) {
+    (void)state;
+    const int64_t shape[3] = {128, 16, 32}, strides[3] = {4, 16384, 8388608};
+    rt__iter it = iter_of(3, shape, strides);
+    rt__launch_config c = blocks_of(512, 32, 16, 1, 1, 32, 0);
+    expect_uniform(&it, &c, 4, 32, 16, 16384, 0);
+    /* Half-height blocks and a 2-way interleaved split: block y takes
+       rows 8 to 15 of dim 1, on top of warp ty's (both in digit 1). */
+    c = blocks_of(512, 32, 8, 2, 1, 32, 256);
+    expect_uniform(&it, &c, 4, 32, 16, 16384, 8 * 16384);
+    /* 64 lanes of 4 floats leave dim 0's 128 (lane 32 carries into dim
+       1): not linear. */
+    c = blocks_of(512, 64, 8, 1, 1, 64, 0);
+    expect_uniform(&it, &c, 4, 0, 0, 0, 0);
+    /* A thread index at or past the step, a chunked split, a step that
+       does not divide the vectors (2048 of 4 floats, 16384 vectors): not
+       uniform. */
+    c = blocks_of(512, 32, 16, 2, 1, 32, 256);
+    expect_uniform(&it, &c, 4, 0, 0, 0, 0);
+    c = blocks_of(512, 32, 16, 1, 1, 32, 0);
+    c.input_chunked = true;
+    expect_uniform(&it, &c, 4, 0, 0, 0, 0);
+    c = blocks_of(2048 * 3, 32, 16, 1, 1, 32, 0);
+    expect_uniform(&it, &c, 4, 0, 0, 0, 0);
+    /* The strided path counts elements: an outer reduction over [16, 32]
+       (16 KiB and 8 MiB apart), lanes on outputs, 16 warps one row of
+       dim 0 each, a step of 16 rows (a unit of dim 1): 32 steps. */
+    const int64_t outer[2] = {16, 32}, outer_st[2] = {16384, 8388608};
+    rt__iter ito = iter_of(2, outer, outer_st);
+    c = blocks_of(16, 32, 16, 1, 0, 1, 0);
+    c.vectorize_input = false;
+    expect_uniform(&ito, &c, 4, 32, 0, 16384, 0);
+}
+
+/* d02's launch ([32,256,64,256] f32 over (0,2), 4 outputs a thread):
+   reduced [64, 32] (1 KiB and 16 MiB apart), warps ty one row of dim 0
+   each, blocks by 4 (4 blocks an output), a step of 16: every thread
+   starts below row 16 and wraps every 4 steps; 2048 / 16 = 128 steps. */
+static void test_uniform_wraps(void **state) {
+    (void)state;
+    const int64_t shape[2] = {64, 32}, strides[2] = {1024, 16777216};
+    rt__iter it = iter_of(2, shape, strides);
+    rt__launch_config c = blocks_of(16, 32, 4, 4, 0, 1, 4);
+    c.vectorize_input = false;
+    expect_uniform_wrap(&it, &c, 4, 128, 4, 0, 1024, 4096);
+    /* 8 warps a step of 8: every 8 steps. */
+    c = blocks_of(8, 32, 8, 1, 0, 1, 0);
+    c.vectorize_input = false;
+    expect_uniform_wrap(&it, &c, 4, 256, 8, 0, 1024, 0);
+    /* A step of 24 rows does not divide 64: wraps on different steps. */
+    c = blocks_of(24, 32, 8, 3, 0, 1, 8);
+    c.vectorize_input = false;
+    expect_uniform_wrap(&it, &c, 4, 0, 0, 0, 0, 0);
+    /* Two blocks 8 rows apart, 4 warps: starts 0-3 and 8-11, all below
+       16: uniform. */
+    c = blocks_of(16, 32, 4, 2, 0, 1, 8);
+    c.vectorize_input = false;
+    expect_uniform_wrap(&it, &c, 4, 128, 4, 0, 1024, 8192);
+    /* [64, 36], a step of 72 = a unit of dim 1 and 8 rows: 32 steps, but
+       4 blocks 8 rows apart start at rows 0 to 31, and the thread at row
+       8 wraps a step before the one at row 0: not uniform. */
+    const int64_t shape36[2] = {64, 36};
+    rt__iter it36 = iter_of(2, shape36, strides);
+    c = blocks_of(72, 32, 8, 4, 0, 1, 8);
+    c.vectorize_input = false;
+    expect_uniform_wrap(&it36, &c, 4, 0, 0, 0, 0, 0);
 }
 
 /* d024 ([32,32,16,32,128] f32 over (0,2,4)): reduced [128, 16, 32],
@@ -177,6 +290,8 @@ int main(void) {
         cmocka_unit_test(test_two_dims_wrap),
         cmocka_unit_test(test_two_dims_vectors),
         cmocka_unit_test(test_no_walk),
+        cmocka_unit_test(test_uniform),
+        cmocka_unit_test(test_uniform_wraps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -934,88 +934,126 @@ static rt__launch_config run_tuned_case(const branch_case *b, uint64_t seed, int
    a step of several units, the chunked split. Two reduced dims whose
    digit 0 wraps: vectors, one output a thread and 4 (outputs vectorized),
    indexed ops, Welford, int64 states. Two shapes of three reduced dims
-   whose step is no whole number of units divide. walk: what the executor
-   must pack, {walk, walk_step, walk_digit, walk_carry} (132 SMs and the
-   sm_90 kernels' registers, H100 and H200 alike). */
+   whose step is no whole number of units divide. Uniform walks (every
+   thread the same count, a linear start, digit 0's wraps on the same
+   steps): whole units and wraps, on the vector path with counts
+   that are and are not a multiple of the op's loads in flight (f32 sums
+   4, the others 2), with a block split's term; on the strided path
+   (COMPAT's config: lanes on outputs). walk: what the executor must
+   pack, {walk, walk_step, walk_digit, walk_carry, walk_count} (132 SMs
+   and the sm_90 kernels' registers, H100 and H200 alike). */
 typedef struct walk_case {
     branch_case b;
-    int32_t walk[4];
+    int32_t walk[5];
     int chunked; /* 1: planned as on an H100, a chunked block split (rule 7) */
+    int compat;  /* 1: walk is COMPAT's (else TUNED's) */
 } walk_case;
 
 static const walk_case k_walks[] = {
     /* [6,8,16,8,128] over (0,2,4): blocks of 512 vectors, each a unit of
        dim 0 (16 x 128 floats; 8 x 16 x 8 x 128 floats = 512 KiB apart), 6
-       a thread: a batch of 4 and a tail of 2. */
+       a thread, uniform (lanes 4 floats apart in dim 0, warps a row of
+       dim 1 each): f32 sums take 4 loads in flight, so a batch of 4 and a
+       tail of 2 on the counted walk; the others 2, so the uniform walk. */
     {{"walk: f32 sum, whole units", RT_OP_SUM, RT_F32, RT_F32, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4},
-      0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0}, 0},
+      0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0, 6}, 0, 0},
     {{"walk: argmax, whole units", RT_OP_ARGMAX, RT_F32, RT_I64, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4},
-      0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0}, 0},
+      0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0, 6}, 0, 0},
     {{"walk: min with indices, whole units", RT_OP_MIN, RT_F32, RT_F32, 5, {6, 8, 16, 8, 128}, 3,
-      {0, 2, 4}, 0, true, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0}, 0},
+      {0, 2, 4}, 0, true, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0, 6}, 0, 0},
     {{"walk: var, whole units", RT_OP_VAR, RT_F32, RT_F32, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4}, 0,
-      false, 1, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0}, 0},
+      false, 1, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0, 6}, 0, 0},
     {{"walk: norm p=3, whole units", RT_OP_NORM, RT_F32, RT_F32, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4},
-      0, false, 3, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0}, 0},
-    /* 8-wide bf16 vectors: a step of 2 units (2 x 256 KiB); 16-wide bool
-       vectors: 4 units of 128 KiB; 4-wide doubles: 1 unit of 1 MiB. */
+      0, false, 3, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0, 6}, 0, 0},
+    /* 8-wide bf16 vectors: a step of 2 units (2 x 256 KiB), not uniform
+       (32 lanes of 8 overrun dim 0's 128); 16-wide bool vectors: 4 units
+       of 128 KiB, not uniform (768 vectors, 1.5 steps); 4-wide doubles: 1
+       unit of 1 MiB. */
     {{"walk: bf16 sum to f32, 2 units", RT_OP_SUM, RT_BF16, RT_F32, 5, {6, 8, 16, 8, 128}, 3,
-      {0, 2, 4}, 0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0}, 0},
+      {0, 2, 4}, 0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0, 0}, 0, 0},
     {{"walk: bool any, 4 units", RT_OP_ANY, RT_BOOL, RT_BOOL, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4},
-      0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0}, 0},
+      0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 524288, 0, 0, 0}, 0, 0},
     {{"walk: f64 sum, whole units", RT_OP_SUM, RT_F64, RT_F64, 5, {6, 8, 16, 8, 128}, 3, {0, 2, 4},
-      0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 1048576, 0, 0}, 0},
+      0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 1048576, 0, 0, 6}, 0, 0},
     /* [256,2,16,128] over (0,2,3): 2 outputs, 64 blocks each, interleaved
-       (step 32768 vectors = 64 units of 2048 floats, 16 KiB apart). */
+       (step 32768 vectors = 64 units of 2048 floats, 16 KiB apart), 4
+       steps a thread, uniform with block y's term (a unit). */
     {{"walk: block split sum", RT_OP_SUM, RT_F32, RT_F32, 4, {256, 2, 16, 128}, 3, {0, 2, 3}, 0,
-      false, 0, 1, 1, 1, 1, 1}, {1, 1048576, 0, 0}, 0},
+      false, 0, 1, 1, 1, 1, 1}, {1, 1048576, 0, 0, 4}, 0, 0},
     {{"walk: block split argmin", RT_OP_ARGMIN, RT_F32, RT_I64, 4, {256, 2, 16, 128}, 3, {0, 2, 3},
-      0, false, 0, 1, 1, 1, 1, 1}, {1, 1048576, 0, 0}, 0},
+      0, false, 0, 1, 1, 1, 1, 1}, {1, 1048576, 0, 0, 4}, 0, 0},
     /* [3,200,2,256] over (1,3): 3584 vectors a step, 56 rows of 256
        floats (2 KiB apart); 3 or 4 a thread. */
     {{"walk: 56 rows a step", RT_OP_SUM, RT_F32, RT_F32, 4, {3, 200, 2, 256}, 2, {1, 3}, 0, false, 0,
-      1, 1, 1, 1, 1}, {1, 114688, 0, 0}, 0},
+      1, 1, 1, 1, 1}, {1, 114688, 0, 0, 0}, 0, 0},
     /* [256,16,2048] over (0,2) on an H100: 16 outputs, 32 chunks of 8
        block steps each (512 vectors, a unit of 2048 floats, 128 KiB). */
     {{"walk: chunked split mean", RT_OP_MEAN, RT_F32, RT_F32, 3, {256, 16, 2048}, 2, {0, 2}, 0,
-      false, 0, 1, 1, 1, 1, 1}, {1, 131072, 0, 0}, 1},
+      false, 0, 1, 1, 1, 1, 1}, {1, 131072, 0, 0, 0}, 1, 0},
     /* [8,33,6,48] bf16 over (1,3): 32 vectors of 8 a step, 256 elements:
        5 rows of 48 (576 bytes apart) and 16 more of digit 0 (2 bytes
        each); a wrap adds 576 - 48 x 2. */
     {{"walk: bf16 vectors, digit 0 wraps", RT_OP_SUM, RT_BF16, RT_F32, 4, {8, 33, 6, 48}, 2, {1, 3},
-      0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 2912, 16, 480}, 0},
+      0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 2912, 16, 480, 0}, 0, 0},
     /* [100,7,50,9] over (0,2), one output a thread: 1264 a step = 25 of
        dim 0 (100, 7 x 50 x 9 elements apart) and 14 of dim 2 (50, 9
        apart). */
     {{"walk: argmax, digit 0 wraps", RT_OP_ARGMAX, RT_F32, RT_I64, 4, {100, 7, 50, 9}, 2, {0, 2},
-      0, false, 0, 0, 1, 0, 1, 1}, {1, 315504, 14, 10800}, 0},
+      0, false, 0, 0, 1, 0, 1, 1}, {1, 315504, 14, 10800, 0}, 0, 0},
     {{"walk: f64 max, digit 0 wraps", RT_OP_MAX, RT_F64, RT_F64, 4, {100, 7, 50, 9}, 2, {0, 2}, 0,
-      false, 0, 0, 1, 0, 1, 1}, {1, 631008, 14, 21600}, 0},
+      false, 0, 0, 1, 0, 1, 1}, {1, 631008, 14, 21600, 0}, 0, 0},
     /* [40,3,300,8] over (0,2), 4 outputs a thread: 3008 a step = 10 of
        dim 0 and 8 of dim 2 (300, 8 floats apart). */
     {{"walk: 4 outputs a thread, digit 0 wraps", RT_OP_SUM, RT_F32, RT_F32, 4, {40, 3, 300, 8}, 2,
-      {0, 2}, 0, false, 0, 0, 4, 0, 1, 1}, {1, 288256, 8, 19200}, 0},
+      {0, 2}, 0, false, 0, 0, 4, 0, 1, 1}, {1, 288256, 8, 19200, 0}, 0, 0},
     {{"walk: var, 4 outputs a thread", RT_OP_VAR, RT_F32, RT_F32, 4, {40, 3, 300, 8}, 2, {0, 2}, 0,
-      false, 1, 0, 4, 0, 1, 1}, {1, 288256, 8, 19200}, 0},
+      false, 1, 0, 4, 0, 1, 1}, {1, 288256, 8, 19200, 0}, 0, 0},
     {{"walk: i32 sum to i64, 4 outputs a thread", RT_OP_SUM, RT_I32, RT_I64, 4, {40, 3, 300, 8}, 2,
-      {0, 2}, 0, false, 0, 0, 4, 0, 1, 1}, {1, 288256, 8, 19200}, 0},
+      {0, 2}, 0, false, 0, 0, 4, 0, 1, 1}, {1, 288256, 8, 19200, 0}, 0, 0},
     /* [30,5,60,16] over (0,2): 456 a step = 7 of dim 0 and 36 of dim 2. */
     {{"walk: 36 of 60 a step", RT_OP_SUM, RT_F32, RT_F32, 4, {30, 5, 60, 16}, 2, {0, 2}, 0, false,
-      0, 0, 4, 0, 1, 1}, {1, 136704, 36, 15360}, 0},
+      0, 0, 4, 0, 1, 1}, {1, 136704, 36, 15360, 0}, 0, 0},
     /* 32 vectors (128 floats) a step against units of 288 and 192. */
     {{"walk: none, 96 x 3 units", RT_OP_SUM, RT_F32, RT_F32, 5, {6, 8, 3, 8, 96}, 3, {0, 2, 4}, 0,
-      false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {0, 0, 0, 0}, 0},
+      false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {0, 0, 0, 0, 0}, 0, 0},
     /* [3,4,6,5,32] over (0,2,4), the p = 2 norm: 32 vectors (128 floats)
        a step = 4 units of dim 1 (32 floats, 640 bytes apart, 6 of them):
        digit 1 wraps into dim 2 (15360 bytes apart), adding 15360 - 6 x
        640; digit 0 never moves. */
     {{"walk: norm p=2, the two slowest dims", RT_OP_NORM, RT_F32, RT_F32, 5, {3, 4, 6, 5, 32}, 3,
-      {0, 2, 4}, 0, false, 2, 1, 1, 1, ANY_OF, ANY_OF}, {1, 2560, 4, 11520}, 0},
+      {0, 2, 4}, 0, false, 2, 1, 1, 1, ANY_OF, ANY_OF}, {1, 2560, 4, 11520, 0}, 0, 0},
     /* [2,24,16,32,128] over (0,2,4): warp rows own outputs, 32 vectors a
        step = one unit of dim 1 (128 floats, 16 KiB apart, 16 of them),
-       wrapping into dim 0 (6 MiB apart) every 16 steps. */
+       wrapping into dim 0 (6 MiB apart) every 16 steps, for every lane
+       alike: a uniform walk of 32 steps with wraps, for 4 loads in flight
+       (f32 sums) and 2 (argmax, var, i32 sums to i64). */
     {{"walk: a unit of the second slowest dim", RT_OP_SUM, RT_F32, RT_F32, 5, {2, 24, 16, 32, 128},
-      3, {0, 2, 4}, 0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 16384, 1, 6291456 - 16 * 16384}, 0},
+      3, {0, 2, 4}, 0, false, 0, 1, 1, 1, ANY_OF, ANY_OF}, {1, 16384, 1, 6291456 - 16 * 16384, 32},
+     0, 0},
+    {{"walk: argmax, uniform with wraps", RT_OP_ARGMAX, RT_F32, RT_I64, 5, {2, 24, 16, 32, 128}, 3,
+      {0, 2, 4}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF},
+     {1, 16384, 1, 6291456 - 16 * 16384, 32}, 0, 0},
+    {{"walk: var, uniform with wraps", RT_OP_VAR, RT_F32, RT_F32, 5, {2, 24, 16, 32, 128}, 3,
+      {0, 2, 4}, 0, false, 1, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF},
+     {1, 16384, 1, 6291456 - 16 * 16384, 32}, 0, 0},
+    {{"walk: i32 sum to i64, uniform with wraps", RT_OP_SUM, RT_I32, RT_I64, 5,
+      {2, 24, 16, 32, 128}, 3, {0, 2, 4}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF},
+     {1, 16384, 1, 6291456 - 16 * 16384, 32}, 0, 0},
+    /* [32,16,64,256] argmax over (0,2): one output a thread on the
+       strided path, warps ty and blocks by 16 rows of dim 0 apart, a step
+       of its 64 rows (a unit of dim 2, 1 MiB): uniform, 32 steps. */
+    {{"walk: argmax, uniform strided", RT_OP_ARGMAX, RT_F32, RT_I64, 4, {32, 16, 64, 256}, 2,
+      {0, 2}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, {1, 1048576, 0, 0, 32}, 0, 0},
+    /* COMPAT on [16,2,4,64] over (0,2): lanes on outputs (4 a thread),
+       warps a row of dim 0 (4 of them, 256 bytes apart), a step of one
+       unit (2 KiB): a uniform strided walk of 16 steps; [32,2,4,64]
+       var: 32. */
+    {{"walk: COMPAT, uniform strided sum", RT_OP_SUM, RT_F32, RT_F32, 4, {16, 2, 4, 64}, 2, {0, 2},
+      0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, {1, 2048, 0, 0, 16}, 0, 1},
+    {{"walk: COMPAT, uniform strided argmax", RT_OP_ARGMAX, RT_F32, RT_I64, 4, {16, 2, 4, 64}, 2,
+      {0, 2}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, {1, 2048, 0, 0, 16}, 0, 1},
+    {{"walk: COMPAT, uniform strided var", RT_OP_VAR, RT_F32, RT_F32, 4, {32, 2, 4, 64}, 2, {0, 2},
+      0, false, 1, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, {1, 2048, 0, 0, 32}, 0, 1},
 };
 
 static void test_walks(void **state) {
@@ -1030,15 +1068,16 @@ static void test_walks(void **state) {
         const int chunked = k_walks[i].chunked;
         const int own_gbps = chunked ? case_plan_gbps(g_gpu, H100_CLASS_TEST_GBPS) : 0;
         free(check_tuned_case(b, &c, 0, chunked, RT__KERNEL_GENERAL, &d));
-        int32_t got[4];
-        case_walk(g_gpu, &c, &d, RT_POLICY_TUNED, got);
+        int32_t got[5];
+        const int32_t *want = k_walks[i].walk;
+        case_walk(g_gpu, &c, &d, k_walks[i].compat ? RT_POLICY_COMPAT : RT_POLICY_TUNED, got);
         if (chunked)
             case_plan_gbps(g_gpu, own_gbps);
-        for (int k = 0; k < 4; k++)
-            if (got[k] != k_walks[i].walk[k])
-                fail_msg("%s: walk {%d, %d, %d, %d}, want {%d, %d, %d, %d}", b->name, got[0],
-                         got[1], got[2], got[3], k_walks[i].walk[0], k_walks[i].walk[1],
-                         k_walks[i].walk[2], k_walks[i].walk[3]);
+        for (int k = 0; k < 5; k++)
+            if (got[k] != want[k])
+                fail_msg("%s: walk {%d, %d, %d, %d, %d}, want {%d, %d, %d, %d, %d}", b->name,
+                         got[0], got[1], got[2], got[3], got[4], want[0], want[1], want[2],
+                         want[3], want[4]);
         rt_case_free(&c);
     }
     dev_case_free(&d);

@@ -291,6 +291,57 @@ void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {
     a->rows_two_pass = c->rows_two_pass ? 1 : 0;
 }
 
+/* Makes a walk uniform where it can (a->walk_count, walk_period,
+   walk_lin): every thread's walk the same length, its first index linear
+   in tx, ty and by, and, where digit 0 of the walk moves (dim k by r a
+   step, of extent sk), its wraps on the same steps for every thread. A
+   thread's index (in units of u elements) is idx = tx m0 + ty m1 + by m2
+   (input_mult), below step_input for every thread (not chunked), so with
+   end = the piece's units a multiple of the step each takes end / step
+   steps. The term of multiplier m over n threads lands in one digit, of
+   the fastest dim d whose faster extents' product P does not divide m u
+   (q = m u / P units of dim d a thread), where q (n - 1), added to what
+   the other terms put in that digit, stays below d's extent: no term
+   carries, and the offset is the terms' sum, q x stride d bytes a thread
+   each. Digit k starts below r in every thread and r divides sk: digit k
+   wraps after steps sk / r - 1, 2 sk / r - 1, ... whatever the start. r 0:
+   whole units, no digit 0. */
+static void pack_uniform(const rt__iter *it, const rt__launch_config *c, int64_t u, int k,
+                         int64_t r, rt__kernel_args *a) {
+    const int R = it->num_reduce_dims;
+    const int64_t step = c->step_input, total = it->inputs_per_output;
+    const int64_t n[3] = {c->block[0], c->block[1], c->grid[1]};
+    if (c->input_chunked || step < 1 || total % u != 0 || (total / u) % step != 0 || n[0] < 1 ||
+        n[1] < 1 || n[2] < 1)
+        return;
+    int64_t idx_max = 0;
+    for (int t = 0; t < 3; t++)
+        idx_max += (n[t] - 1) * c->input_mult[t];
+    if (idx_max >= step)
+        return;
+    int64_t digit_max[RT_MAX_DIMS] = {0};
+    int32_t lin[3] = {0, 0, 0};
+    for (int t = 0; t < 3; t++) {
+        if (c->input_mult[t] <= 0 || n[t] <= 1)
+            continue;
+        const int64_t e = c->input_mult[t] * u;
+        int64_t unit = 1;
+        int d = 0;
+        while (d + 1 < R && e % (unit * it->shape[d]) == 0)
+            unit *= it->shape[d++];
+        digit_max[d] += e / unit * (n[t] - 1);
+        const int64_t bytes = e / unit * stride32(it, RT__ITER_IN, d);
+        if (digit_max[d] >= it->shape[d] || bytes < INT32_MIN || bytes > INT32_MAX)
+            return;
+        lin[t] = (int32_t)bytes;
+    }
+    if (r > 0 && (digit_max[k] >= r || it->shape[k] % r != 0))
+        return;
+    a->walk_count = (uint32_t)(total / u / step);
+    a->walk_period = r > 0 ? (uint32_t)(it->shape[k] / r) : 0;
+    memcpy(a->walk_lin, lin, sizeof lin);
+}
+
 void rt__cuda_pack_walk(const rt__iter *it, const rt__launch_config *c, int input_vec,
                         rt__kernel_args *a) {
     /* A block step moves a thread's reduced index by E = step_input
@@ -314,6 +365,9 @@ void rt__cuda_pack_walk(const rt__iter *it, const rt__launch_config *c, int inpu
     a->walk_carry = 0;
     a->walk_dim = 0;
     a->walk_extent = 0;
+    a->walk_count = 0;
+    a->walk_period = 0;
+    memset(a->walk_lin, 0, sizeof a->walk_lin);
     rt__divmod_init(&a->step_div, 0); /* set below only where a walk runs */
     if (c->kernel != RT__KERNEL_GENERAL || R < 2 || input_vec < 1)
         return;
@@ -326,12 +380,13 @@ void rt__cuda_pack_walk(const rt__iter *it, const rt__launch_config *c, int inpu
     const int64_t sk = it->shape[k], units = inner * sk;
     if (units < 1)
         return;
-    const int64_t e = (int64_t)c->step_input * (c->vectorize_input ? input_vec : 1);
+    const int64_t u = c->vectorize_input ? input_vec : 1, e = (int64_t)c->step_input * u;
     const int64_t slowest = it->shape[R - 1], t_slowest = stride32(it, RT__ITER_IN, R - 1);
     if (e % units == 0) {
         if (e / units >= slowest)
             return;
         a->walk_step = (int32_t)(e / units * t_slowest);
+        pack_uniform(it, c, u, 0, 0, a);
     } else if (e % inner == 0) {
         const int64_t tk = stride32(it, RT__ITER_IN, k), ek = e / inner;
         const int64_t q = ek / sk, r = ek % sk, carry = t_slowest - sk * tk;
@@ -342,6 +397,7 @@ void rt__cuda_pack_walk(const rt__iter *it, const rt__launch_config *c, int inpu
         a->walk_carry = (int32_t)carry;
         a->walk_dim = k;
         a->walk_extent = (uint32_t)sk;
+        pack_uniform(it, c, u, k, r, a);
     } else {
         return;
     }

@@ -106,10 +106,10 @@ rt_status rt__cuda_op_traits(rt_context *ctx, const rt__problem *pb, rt__op_trai
 
 /* Test hook: the walk the executor packs for a piece `it` of pb under
    general-kernel config c (launch.h), with the vector width of pb's
-   kernel: walk[0..3] = walk, walk_step, walk_digit, walk_carry.
-   RT_ERR_UNSUPPORTED without a kernel. */
+   kernel: walk[0..4] = walk, walk_step, walk_digit, walk_carry,
+   walk_count. RT_ERR_UNSUPPORTED without a kernel. */
 rt_status rt__cuda_walk(const rt__problem *pb, const rt__iter *it, const rt__launch_config *c,
-                        int32_t walk[4]);
+                        int32_t walk[5]);
 
 #ifdef __cplusplus
 }

@@ -257,7 +257,7 @@ static rt_status op_kernels(rt_context *ctx, const rt__problem *pb,
 }
 
 rt_status rt__cuda_walk(const rt__problem *pb, const rt__iter *it, const rt__launch_config *c,
-                        int32_t walk[4]) {
+                        int32_t walk[5]) {
     const rt__kernel_entry *entry = rt__kernel_lookup(family_of(pb), pb->in.dtype);
     RT_RETURN_IF(entry == NULL, RT_ERR_UNSUPPORTED);
     rt__kernel_args a;
@@ -266,6 +266,7 @@ rt_status rt__cuda_walk(const rt__problem *pb, const rt__iter *it, const rt__lau
     walk[1] = a.walk_step;
     walk[2] = (int32_t)a.walk_digit;
     walk[3] = a.walk_carry;
+    walk[4] = (int32_t)a.walk_count;
     return RT_OK;
 }
 

@@ -169,6 +169,15 @@ typedef struct rt__kernel_args {
     int walk_dim;         /* the reduced dim of the walk's digit 0 (R - 2) */
     uint32_t walk_extent; /* its extent (in_sizes[walk_dim] would index at run time) */
     rt__divmod step_div;  /* step_input as a divider: the steps a thread of a walk takes */
+    /* walk_count > 0: the walk is uniform (every thread active): every
+       thread takes walk_count steps, its first index sits tx x
+       walk_lin[0] + ty x walk_lin[1] + by x walk_lin[2] bytes into the
+       slice (no digit carries between the three terms), and digit 0
+       wraps after every walk_period steps (0: no digit 0), for every
+       thread alike; so the kernel neither divides, counts nor compares. */
+    uint32_t walk_count;
+    uint32_t walk_period;
+    int32_t walk_lin[3];
 
     int out_dtype;      /* rt_dtype of `out` (the final store converts) */
     int first;          /* 0: combine with the state already in `acc` */

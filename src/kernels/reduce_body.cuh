@@ -279,10 +279,44 @@ template <typename Op, int OVS> struct Reducer {
        us with it, as without a walk, and 36.2-36.5 without. */
     template <int L, int U, typename Load, typename Fold>
     __device__ void walk_fold(const char *slice, Fold fold) const {
-        if (a.walk_digit != 0)
+        if (a.walk_count % L == 0 && a.walk_period % L == 0 && a.walk_count != 0)
+            walk_fold_uniform<L, U, Load>(slice, fold);
+        else if (a.walk_digit != 0)
             walk_fold_on<true, L, U, Load>(slice, fold);
         else
             walk_fold_on<false, L, U, Load>(slice, fold);
+    }
+
+    /* A uniform walk (a.walk_count, rt__cuda_pack_walk) whose count and
+       period are whole batches of L: the start from the host's linear
+       terms, walk_count / L batches of L loads, no remainder, and digit
+       0's wraps (walk_carry) between batches, every walk_period / L of
+       them, by a count all threads share. */
+    template <int L, int U, typename Load, typename Fold>
+    __device__ void walk_fold_uniform(const char *slice, Fold fold) const {
+        const uint32_t step = a.step_input, period = a.walk_period / L;
+        const char *p = slice + (int32_t)(threadIdx.x * (uint32_t)a.walk_lin[0] +
+                                          threadIdx.y * (uint32_t)a.walk_lin[1] +
+                                          blockIdx.y * (uint32_t)a.walk_lin[2]);
+        uint32_t first = input_idx() * U; /* reduced index of p's element */
+        uint32_t left = period;           /* batches before digit 0 wraps */
+#pragma unroll 1
+        for (uint32_t b = a.walk_count / L; b > 0; b--) {
+            Load v[L];
+#pragma unroll
+            for (int l = 0; l < L; l++) {
+                v[l] = load_stream(reinterpret_cast<const Load *>(p));
+                p += a.walk_step;
+            }
+            if (period != 0 && --left == 0) {
+                p += a.walk_carry;
+                left = period;
+            }
+#pragma unroll
+            for (int l = 0; l < L; l++)
+                fold(l, v[l], first + l * step * U);
+            first += L * step * U;
+        }
     }
 
     template <bool WRAPS, int L, int U, typename Load, typename Fold>
