@@ -1040,8 +1040,9 @@ static const walk_case k_walks[] = {
       {2, 24, 16, 32, 128}, 3, {0, 2, 4}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF},
      {1, 16384, 1, 6291456 - 16 * 16384, 32}, 0, 0},
     /* [32,16,64,256] argmax over (0,2): one output a thread on the
-       strided path, warps ty and blocks by 16 rows of dim 0 apart, a step
-       of its 64 rows (a unit of dim 2, 1 MiB): uniform, 32 steps. */
+       strided path, warps ty on rows of dim 2 (1 KiB apart), blocks by 16
+       of them on, a step of all 64 (one row of dim 0, 1 MiB): uniform, 32
+       steps. */
     {{"walk: argmax, uniform strided", RT_OP_ARGMAX, RT_F32, RT_I64, 4, {32, 16, 64, 256}, 2,
       {0, 2}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, {1, 1048576, 0, 0, 32}, 0, 0},
     /* COMPAT on [16,2,4,64] over (0,2): lanes on outputs (4 a thread),

@@ -298,10 +298,10 @@ void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {
    thread's index (in units of u elements) is idx = tx m0 + ty m1 + by m2
    (input_mult), below step_input for every thread (not chunked), so with
    end = the piece's units a multiple of the step each takes end / step
-   steps. The term of multiplier m over n threads lands in one digit, of
-   the fastest dim d whose faster extents' product P does not divide m u
-   (q = m u / P units of dim d a thread), where q (n - 1), added to what
-   the other terms put in that digit, stays below d's extent: no term
+   steps. The term of multiplier m over n threads lands in the digit of
+   dim d, the slowest whose faster extents' product P divides m u (q = m
+   u / P units of dim d a thread); where q (n - 1), added to what the
+   other terms put in that digit, stays below d's extent, no term
    carries, and the offset is the terms' sum, q x stride d bytes a thread
    each. Digit k starts below r in every thread and r divides sk: digit k
    wraps after steps sk / r - 1, 2 sk / r - 1, ... whatever the start. r 0:
