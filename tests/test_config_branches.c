@@ -1565,6 +1565,9 @@ static void expect_stream(int64_t n, rt_op op, rt_dtype dt, int vec, int per_thr
     assert_false(rt__config_block_y_reduce(&c));
     assert_int_equal(c.shared_memory_bytes, 0);
     assert_int_equal(c.ctas_per_output, blocks);
+    /* The grid's last block folds where the grid is more than a wave of
+       512-thread blocks at 2048 threads a SM: 132 x 4 on the model H100. */
+    assert_int_equal(c.stream_fold_last, blocks > 528);
     if (blocks == 1) {
         assert_false(rt__config_global_reduce(&c));
         assert_false(c.input_chunked);
@@ -1603,6 +1606,12 @@ static void test_tuned_stream(void **state) {
     expect_stream((int64_t)1 << 27, RT_OP_SUM, RT_I32, 4, 4, 16384, 8);
     expect_stream((int64_t)1 << 26, RT_OP_MIN, RT_I32, 4, 4, 8192, 4);
     expect_stream(1000003, RT_OP_SUM, RT_F32, 4, 4, 123, 4);
+    /* Either side of a wave (528 blocks of 2048 vectors): the last block
+       to count folds 528 blocks' partials, the grid's last 529's. */
+    expect_stream((int64_t)528 * 8192, RT_OP_SUM, RT_F32, 4, 4, 528, 4);
+    expect_stream((int64_t)528 * 8192 + 1, RT_OP_SUM, RT_F32, 4, 4, 529, 4);
+    expect_stream((int64_t)528 * 8192, RT_OP_SUM, RT_F64, 4, 4, 528, 8);
+    expect_stream((int64_t)528 * 8192 + 4, RT_OP_SUM, RT_F64, 4, 4, 529, 8);
     /* The general kernel: vectors under 16 bytes (byte sums, 8- and 16-bit
        min/max: 4 elements a vector); states with an index, var, norms of
        run-time p, any. */
@@ -1628,6 +1637,15 @@ static void test_tuned_stream(void **state) {
     assert_int_equal(rt__config_compute(&it, &n2, &h100, RT_POLICY_TUNED, &t), RT_OK);
     assert_int_equal(t.kernel, RT__KERNEL_STREAM);
     assert_int_equal(t.grid[0], 8192);
+    assert_true(t.stream_fold_last);
+    /* The wave is the device's: 8192 blocks are under one of a GPU with
+       2048 SMs (4 blocks each). */
+    rt__device_props many_sms = h100;
+    many_sms.num_sms = 2048;
+    assert_int_equal(rt__config_compute(&it, &n2, &many_sms, RT_POLICY_TUNED, &t), RT_OK);
+    assert_int_equal(t.kernel, RT__KERNEL_STREAM);
+    assert_int_equal(t.grid[0], 8192);
+    assert_false(t.stream_fold_last);
     /* From 64 MiB up, on the model H200 (4915 GB/s) and where the
        bandwidth is unknown: 256 bytes a thread (16 vectors of 16 bytes, 8
        of f64's 32), and 32-bit integer sums (8-byte states) go to the

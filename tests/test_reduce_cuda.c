@@ -1287,14 +1287,15 @@ static const branch_case k_stream_wide[] = {
    agree: integer and bool results bit for bit, min/max the same value
    (or NaN both), float sums each within the reference's tolerance.
    thread_bytes > 0: the bytes of vectors a thread of TUNED's config
-   reads. */
-static void run_stream_case(const branch_case *b, uint64_t seed, dev_case *d,
+   reads. Returns whether the grid's last block folded (stream_fold_last). */
+static bool run_stream_case(const branch_case *b, uint64_t seed, dev_case *d,
                             int64_t thread_bytes) {
     rt_case c;
     make_branch_case(&c, b, seed);
     unsigned char *with = check_tuned_case(b, &c, 0, ANY_OF, RT__KERNEL_STREAM, d);
+    const rt__launch_config t = case_config(g_gpu, &c, d, RT_POLICY_TUNED);
+    const bool fold_last = t.stream_fold_last;
     if (thread_bytes > 0) {
-        const rt__launch_config t = case_config(g_gpu, &c, d, RT_POLICY_TUNED);
         const int64_t chunk_bytes =
             (int64_t)t.input_mult[2] * t.input_vec_size * (int64_t)rt_dtype_size(b->dt);
         expect_field(b->name, "bytes a thread", (int)thread_bytes,
@@ -1321,6 +1322,7 @@ static void run_stream_case(const branch_case *b, uint64_t seed, dev_case *d,
         fail_msg("%s: the STREAM and general kernels' results differ", b->name);
     free(with);
     rt_case_free(&c);
+    return fold_last;
 }
 
 static void test_stream(void **state) {
@@ -1331,17 +1333,23 @@ static void test_stream(void **state) {
     /* Planned as on an H100 (4 vectors a thread), then the runs of 64 MiB
        and more as on an H200 (256 bytes a thread). */
     const int own_gbps = case_plan_gbps(g_gpu, H100_CLASS_TEST_GBPS);
+    size_t fold_last = 0;
     for (size_t i = 0; i < n; i++)
-        run_stream_case(&k_stream[i], 0x57ea3000ull + i, &d, 0);
+        fold_last += run_stream_case(&k_stream[i], 0x57ea3000ull + i, &d, 0);
     const size_t n_wide = sizeof k_stream_wide / sizeof k_stream_wide[0];
     case_plan_gbps(g_gpu, H200_TEST_GBPS);
     for (size_t i = 0; i < n_wide; i++)
-        run_stream_case(&k_stream_wide[i], 0x57ea4000ull + i, &d, 256);
+        fold_last += run_stream_case(&k_stream_wide[i], 0x57ea4000ull + i, &d, 256);
     case_plan_gbps(g_gpu, own_gbps);
     dev_case_free(&d);
+    /* Both ways of folding ran (grids over and under a wave of blocks on
+       this GPU; an H100 or H200 has 528 slots of 512 threads). */
+    if (fold_last == 0 || fold_last == n + n_wide)
+        fail_msg("stream cases: %zu of %zu folded by the grid's last block; want some of each",
+                 fold_last, n + n_wide);
     print_message("stream cases: %zu and %zu over 64 MiB, each twice on TUNED, once on COMPAT and "
-                  "once with STREAM off\n",
-                  n, n_wide);
+                  "once with STREAM off; %zu folded by the grid's last block\n",
+                  n, n_wide, fold_last);
 }
 
 /* Ties and NaNs in arg-reductions: the lowest index wins whatever the

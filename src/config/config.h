@@ -253,6 +253,12 @@ typedef struct rt__launch_config {
        reduce. (PyTorch allocates a looser bound of the same layout.) */
     int64_t staging_bytes;
     int64_t semaphore_count; /* global reduce: one int per grid.x block, else 0 */
+    /* RT__KERNEL_STREAM with more blocks than the GPU holds at once: the
+       grid's last block folds the partials once every other block has
+       counted, and those count without waiting for an answer. false: the
+       last block to count folds them, each block waiting for its count's
+       answer (tuned_stream.c says why). */
+    bool stream_fold_last;
     /* RT__KERNEL_ROWS only (0 / false otherwise). */
     bool rows_tile;     /* packed rows through a shared-memory tile of
                            rows_per_block rows */

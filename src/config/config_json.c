@@ -82,6 +82,8 @@ int rt__config_to_json(const rt__launch_config *c, char *buf, size_t size) {
     emit(&o, ",\"block_x_reduce\":%s,\"block_y_reduce\":%s,\"global_reduce\":%s",
          json_bool(rt__config_block_x_reduce(c)), json_bool(rt__config_block_y_reduce(c)),
          json_bool(rt__config_global_reduce(c)));
+    if (c->kernel == RT__KERNEL_STREAM)
+        emit(&o, ",\"stream_fold_last\":%s", json_bool(c->stream_fold_last));
     if (c->kernel == RT__KERNEL_ROWS)
         emit(&o,
              ",\"rows_tile\":%s,\"rows_short\":%s,\"rows_block\":%s,\"rows_warp\":%s,"

@@ -91,6 +91,38 @@ enum {
 };
 #define STREAM_WIDE_MIN_BYTES ((int64_t)64 << 20)
 
+/* Which block folds the partials. Each block stores its state and
+   counts. Where the last block to count folds them (the old way), every
+   block waits for its count's answer, an atomic's round trip through L2
+   with a fence before it, holding its slot on the SM while blocks of the
+   grid wait for one. Where the grid's last block folds them, the others
+   count with release order and no answer (a reduction) and exit, and the
+   last block, after its own chunk, waits for the count to reach the other
+   blocks' number. H100, rt_bench, v1.25's count against the grid's last
+   block folding, A/B builds, alternating passes, min of 200-rep medians,
+   three runs (the third with this rule, which leaves 16 MB and under on
+   the count), us (bench/NOTES.md v1.26):
+                      last to count     grid's last
+     f32 sum 64 MB    27.30-27.36       27.07-27.17    (-0.7..-0.8%)
+             256 MB   90.26-90.27       90.03-90.18    (-0.1..-0.3%)
+             512 MB   174.18-174.30     173.98-174.08  (-0.1..-0.2%)
+             1 GiB    340.61-340.74     340.38-340.42  (-0.1%)
+     i32 sum 512 MB   176.26-176.35     175.62-175.68  (-0.4%)
+     bf16 sum 512 MB  174.27-174.34     174.08-174.14  (-0.1%)
+     amax 512 MB      174.16-174.27     173.98-174.05  (-0.1..-0.2%)
+     f64 sum 512 MB   174.30-174.40     174.37-174.40  (8192 blocks: none)
+   Grids of one wave or less (16 MB and under for f32) moved -8..+4% both
+   ways run to run (launch-bound). They cannot gain (every block runs at
+   once, none waits for a slot) and the last block learns of the last
+   count one poll of L2 later than the block that made it, so they keep
+   the count: the grid's last block folds only grids of more blocks than
+   a wave of 512-thread blocks at the SMs' thread limit, which no GPU's
+   registers can exceed (config.c has checked that the device has SMs and
+   threads). */
+static int64_t fold_last_min_blocks(const rt__device_props *dev, int64_t threads) {
+    return (int64_t)dev->num_sms * (dev->max_threads_per_sm / threads);
+}
+
 bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
                              const rt__device_props *dev, rt__launch_config *cfg) {
     const int64_t elem = op->input_size;
@@ -148,6 +180,7 @@ bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
     /* A partial per block and one count, when blocks must be folded. */
     c.staging_bytes = blocks > 1 ? blocks * op->acc_size : 0;
     c.semaphore_count = blocks > 1 ? 1 : 0;
+    c.stream_fold_last = blocks > fold_last_min_blocks(dev, threads);
     *cfg = c;
     return true;
 }

@@ -267,6 +267,7 @@ void rt__cuda_pack_tiny(const rt__iter *it, const rt__kernel_args *op, bool firs
     a->semaphores = NULL;
     a->num_inputs = (uint32_t)it->inputs_per_output;
     a->chunk = 0;
+    a->fold_last = 0;
     a->out_dtype = op->out_dtype;
     a->first = first;
     a->last = last;

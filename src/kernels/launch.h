@@ -250,13 +250,17 @@ typedef struct rt__tiny_args {
     char *idx;            /* its int64 index (min/max with indices), or NULL */
     char *acc;            /* its state across split pieces, or NULL */
     /* STREAM with several blocks: a state per block, and one counter, 0 at
-       rest (the last block to count resets it). NULL otherwise. */
+       rest (the block that folds the states resets it). NULL otherwise. */
     char *staging;
     unsigned *semaphores;
     uint32_t num_inputs;  /* elements in the run (>= 1) */
     /* STREAM: vectors (of the op's input_vec elements) block b reads,
        from vector b * chunk; at least num_inputs with one block. TINY: 0. */
     uint32_t chunk;
+    /* STREAM with several blocks: 1, the grid's last block folds the
+       states once every other block has counted; 0, the last block to
+       count folds them (rt__launch_config's stream_fold_last). */
+    int fold_last;
     int out_dtype;        /* rt_dtype of `out` */
     int first, last;      /* as in rt__kernel_args */
     int64_t index_base;   /* added to indices (split pieces) */

@@ -189,22 +189,44 @@ template <typename Op> struct TinyReducer {
             return;
         }
 
-        /* Thread 0 holds the block's state: it stores it, then counts with
-           release order on its own store (no barrier needed before), and
-           the last block's acquire, through the barrier after it, hands
-           every other block's state to its threads. */
+        /* Thread 0 holds the block's state and stores it, then counts.
+           fold_last (grids of more blocks than the GPU holds at once,
+           tuned_stream.c): every block but the grid's last counts with
+           release order and no answer (a reduction) and exits; the last,
+           after its own chunk, waits until the other blocks have all
+           counted (acquire). Dispatched last, it waits little; dispatched
+           early, it holds one slot while the others run in the rest.
+           Otherwise each block counts with acquire-release order and the
+           last to count folds. Either way the folding block's acquire,
+           through the barrier after it, hands every other block's state
+           to its threads, and it resets the count for the next launch. */
         A *staging = reinterpret_cast<A *>(a.staging);
         __shared__ bool is_last;
-        if (threadIdx.x == 0) {
-            staging[b] = v.v[0];
-            is_last = atomic_add_acq_rel(a.semaphores) == gridDim.x - 1;
-            if (is_last)
-                *a.semaphores = 0; /* every block has counted: ready for the next launch */
+        if (a.fold_last) {
+            if (threadIdx.x == 0)
+                staging[b] = v.v[0];
+            if (b != gridDim.x - 1) {
+                if (threadIdx.x == 0)
+                    red_add_release(a.semaphores);
+                return;
+            }
+            if (threadIdx.x == 0) {
+                while (load_acquire(a.semaphores) != gridDim.x - 1)
+                    __nanosleep(64);
+                *a.semaphores = 0;
+            }
+            __syncthreads();
+        } else {
+            if (threadIdx.x == 0) {
+                staging[b] = v.v[0];
+                is_last = atomic_add_acq_rel(a.semaphores) == gridDim.x - 1;
+                if (is_last)
+                    *a.semaphores = 0;
+            }
+            __syncthreads();
+            if (!is_last)
+                return;
         }
-        __syncthreads();
-        if (!is_last)
-            return;
-
         /* Thread t folds packs t, t + T, ... of PartialPack states (16
            bytes), FOLD_LOADS at a time, then the states past the last
            whole pack: a fixed order whichever block came last, so the

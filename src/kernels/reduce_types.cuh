@@ -201,6 +201,24 @@ static __device__ __forceinline__ unsigned atomic_add_acq_rel(unsigned *counter)
     return prev;
 }
 
+/* *counter += 1 at GPU scope with release order and no value back (a
+   reduction, red): its earlier writes are visible to whoever acquires the
+   count it leaves. The caller waits for the release's fence on those
+   writes (MEMBAR.ALL.GPU before the RED in sm_90 SASS), not for an
+   answer, and may exit at once. */
+static __device__ __forceinline__ void red_add_release(unsigned *counter) {
+    asm volatile("red.release.gpu.global.add.u32 [%0], 1;" : : "l"(counter) : "memory");
+}
+
+/* *counter at GPU scope with acquire order: every write released before
+   the count read is visible to the caller (and, through the next
+   __syncthreads(), to its block). */
+static __device__ __forceinline__ unsigned load_acquire(const unsigned *counter) {
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(counter) : "memory");
+    return v;
+}
+
 /* A streaming load (ld.global.cs, evict first) of the general kernel's
    input, which it reads exactly once. H200, whole suite built three ways
    in one run (plain / .cs / .lu loads, best of two passes): bool any of
