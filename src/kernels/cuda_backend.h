@@ -29,8 +29,9 @@ typedef CUresult (*rt__pointer_attrs_fn)(unsigned count, CUpointer_attribute *at
  * ctx->cuda. The workspace is one device allocation, grow-only, laid out as
  * [semaphores | staging | acc], each region 256-byte aligned:
  *  - semaphores: unsigned counters of the global reduce, zeroed once when the
- *    allocation is made; every launch leaves them at 0 again (the last block
- *    of each output tile resets its own), so later calls need no memset;
+ *    allocation is made; every launch leaves them at 0 again (the block that
+ *    folds each output tile's partials resets its own), so later calls need
+ *    no memset;
  *  - staging: the per-block partials of a global reduce;
  *  - acc: accumulator states carried between the pieces of a split
  *    reduction (RT__ITER_ACC).

@@ -27,9 +27,9 @@
  * run: block b of a one-shot grid reads the chunk of vectors [b * chunk,
  * (b + 1) * chunk) in one round of loads (block 0 also the head and the
  * tail), reduces it, and thread 0 publishes the block's state and counts
- * it (one acq_rel atomic, as the general kernel's global_reduce); the
- * last block to count folds every block's state in a fixed order, 16
- * bytes of states a load, and finishes the output. tuned_stream.c has the
+ * it; one block (the last to count, or in grids over a wave the grid's
+ * last, run_stream) folds every block's state in a fixed order, 16 bytes
+ * of states a load, and finishes the output. tuned_stream.c has the
  * measurements behind the shape.
  *
  * Included by the reduce_<family>.cu files after reduce_body.cuh.
@@ -173,7 +173,7 @@ template <typename Op> struct TinyReducer {
 
     /* STREAM: block b reads vectors [b * chunk, (b + 1) * chunk), block 0
        the scalar head and tail too; with several blocks each publishes its
-       state and the last to count folds them all. */
+       state and one block folds them all. */
     __device__ void run_stream() const {
         constexpr int V = Op::input_vec;
         const uint32_t n = a.num_inputs;
