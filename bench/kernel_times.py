@@ -29,6 +29,7 @@ import os
 import statistics
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -52,7 +53,64 @@ def parse_args(argv):
                         "a call, median) and as a loop (one event pair around --calls calls, "
                         "per call, median of 5), in --passes passes")
     p.add_argument("--passes", type=int, default=3, help="passes for --no-profile")
+    p.add_argument("--idle", type=float, default=0.0,
+                   help="--no-profile: seconds the GPU idles before each pass, so that each "
+                        "series in turn runs first after an idle spell")
+    p.add_argument("--order", default="rt,eager,compile",
+                   help="--no-profile: the series in pass 1's order (each later pass rotates "
+                        "it a place); rt2 is reduce_tensor once more, as a series of its own")
+    p.add_argument("--smi", action="store_true",
+                   help="--no-profile: sample nvidia-smi every 20 ms and print, per series and "
+                        "pass, the median SM clock, power, GPU and memory temperature and the "
+                        "clock event reasons while it ran")
     return p.parse_args(argv)
+
+
+SMI_FIELDS = ["timestamp", "clocks.sm", "clocks.mem", "power.draw", "temperature.gpu",
+              "temperature.memory", "clocks_event_reasons.active"]
+
+
+class SmiSampler:
+    """nvidia-smi in a loop of 20 ms in the background; window(t0, t1) gives
+    the medians of the samples taken between two time.time() stamps."""
+
+    def __init__(self, device):
+        import subprocess
+        import threading
+        self.rows = []
+        self.proc = subprocess.Popen(
+            ["nvidia-smi", "-i", str(device), "--query-gpu=" + ",".join(SMI_FIELDS),
+             "--format=csv,noheader,nounits", "-lms", "20"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        import datetime
+        for line in self.proc.stdout:
+            parts = [x.strip() for x in line.split(",")]
+            if len(parts) != len(SMI_FIELDS):
+                continue
+            try:
+                t = datetime.datetime.strptime(parts[0], "%Y/%m/%d %H:%M:%S.%f").timestamp()
+                vals = [float(x) if x not in ("[N/A]", "N/A") else float("nan")
+                        for x in parts[1:6]]
+                self.rows.append((t, vals, parts[6]))
+            except ValueError:
+                continue
+
+    def window(self, t0, t1):
+        sel = [r for r in self.rows if t0 <= r[0] <= t1]
+        if not sel:
+            return "no samples"
+        med = [statistics.median(r[1][i] for r in sel) for i in range(5)]
+        reasons = sorted(set(r[2] for r in sel))
+        return "sm %4.0f MHz mem %4.0f MHz %5.0f W gpu %2.0f C hbm %2.0f C reasons %s (%d)" % (
+            med[0], med[1], med[2], med[3], med[4], "/".join(reasons), len(sel))
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait()
 
 
 def loop_us(torch, call, ncopies, calls, warmup):
@@ -145,6 +203,7 @@ def main(argv):
     else:
         print("each: best pass of the medians of an event pair a call; loop: best pass of one "
               "pair around --calls calls, a call; passes in rotating order")
+    smi = SmiSampler(opts.device) if opts.smi and opts.no_profile else None
     try:
         for case in cases:
             ncopies = ct.copies_for(case, l2_bytes, opts.calls, opts.warmup)
@@ -159,16 +218,31 @@ def main(argv):
                     cf(t.views[0])
                     calls["compile"] = lambda k, cf=cf: cf(t.views[k])
             if opts.no_profile:
-                each = {s: [] for s in calls}
-                loop = {s: [] for s in calls}
-                names = list(calls)
+                if "rt2" in opts.order.split(","):
+                    calls["rt2"] = t.rt_call
+                names = [n for n in opts.order.split(",") if n in calls]
+                names += [n for n in calls if n not in names]
+                each = {s: [] for s in names}
+                loop = {s: [] for s in names}
+                windows = []
                 for p in range(opts.passes):
                     k = p % len(names)
+                    if opts.idle > 0:
+                        torch.cuda.synchronize()
+                        time.sleep(opts.idle)
                     for name in names[k:] + names[:k]:
+                        t0 = time.time()
                         each[name].append(ct.median_of_events(torch, calls[name], ncopies,
                                                               opts.calls, opts.warmup))
                         loop[name].append(loop_us(torch, calls[name], ncopies, opts.calls,
                                                   opts.warmup))
+                        windows.append((name, p + 1, each[name][-1], loop[name][-1], t0,
+                                        time.time()))
+                if smi is not None:
+                    time.sleep(0.2)  # the last samples through the pipe
+                    for name, p, e, lp, t0, t1 in windows:
+                        print("  %-28s %-8s pass %d: each %8.2f loop %8.2f  %s" % (
+                            case["name"], name, p, e, lp, smi.window(t0, t1)))
                 for name in names:
                     e, l = min(each[name]), min(loop[name])
                     print("%-30s %-8s each %9.2f loop %9.2f each-loop %6.2f  (each %s; loop %s)" % (
@@ -193,6 +267,8 @@ def main(argv):
     finally:
         torch.cuda.synchronize()
         lib.destroy(ctx)
+        if smi is not None:
+            smi.stop()
     return 0
 
 
