@@ -134,10 +134,24 @@ def kernels_of(trace_path):
     """[(start_us, end_us, name)] of the trace's GPU kernels, by start."""
     with open(trace_path) as f:
         doc = json.load(f)
-    out = [(float(e["ts"]), float(e["ts"]) + float(e.get("dur", 0.0)), e.get("name", ""))
+    out = [(float(e["ts"]), float(e["ts"]) + float(e.get("dur", 0.0)), e.get("name", ""),
+            launch_of(e.get("args", {})))
            for e in doc.get("traceEvents", [])
            if e.get("ph") == "X" and e.get("cat") == "kernel"]
     return sorted(out)
+
+
+def launch_of(args):
+    """A kernel's launch as the trace records it: grid, block, registers a
+    thread, shared memory a block, blocks a SM, estimated occupancy."""
+    def get(*keys):
+        for k in keys:
+            if k in args:
+                return args[k]
+        return "?"
+    return "grid %s block %s regs %s smem %s blocks/SM %s occ %s%%" % (
+        get("grid"), get("block"), get("registers per thread"), get("shared memory"),
+        get("blocks per SM"), get("est. achieved occupancy %"))
 
 
 def profile_series(torch, call, ncopies, calls, warmup, with_events):
@@ -171,14 +185,15 @@ def profile_series(torch, call, ncopies, calls, warmup, with_events):
 def per_call(ks, calls):
     """Split the kernels into `calls` equal groups (each call launches the
     same kernels): (median GPU time a call, median gap between calls,
-    kernel names of one call)."""
+    kernel names of one call, their launches)."""
     if not ks or len(ks) % calls != 0:
-        return None, None, [k[2] for k in ks[:4]]
+        return None, None, [k[2] for k in ks[:4]], [k[3] for k in ks[:4]]
     per = len(ks) // calls
     groups = [ks[i * per:(i + 1) * per] for i in range(calls)]
-    busy = [sum(e - s for s, e, _ in g) for g in groups]
+    busy = [sum(k[1] - k[0] for k in g) for g in groups]
     gaps = [groups[i + 1][0][0] - groups[i][-1][1] for i in range(calls - 1)]
-    return statistics.median(busy), statistics.median(gaps), [k[2] for k in groups[0]]
+    return (statistics.median(busy), statistics.median(gaps), [k[2] for k in groups[0]],
+            [k[3] for k in groups[0]])
 
 
 def main(argv):
@@ -255,12 +270,14 @@ def main(argv):
                 continue
             for name, call in calls.items():
                 ev, ks = profile_series(torch, call, ncopies, opts.calls, opts.warmup, True)
-                busy, _, names = per_call(ks, opts.calls)
+                busy, _, names, launches = per_call(ks, opts.calls)
                 _, ks2 = profile_series(torch, call, ncopies, opts.calls, opts.warmup, False)
-                busy2, gap2, _ = per_call(ks2, opts.calls)
+                busy2, gap2, _, _ = per_call(ks2, opts.calls)
                 print("%-30s %-8s %10s %10s %9s %10s  %s" % (
                     case["name"], name, ct.fmt(ev), ct.fmt(busy), ct.fmt(gap2), ct.fmt(busy2),
                     ",".join(n[:48] for n in names)))
+                for n, l in zip(names, launches):
+                    print("%-30s %-8s   %s: %s" % ("", "", n[:40], l))
                 sys.stdout.flush()
             del t
             torch.cuda.empty_cache()
