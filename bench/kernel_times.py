@@ -59,6 +59,9 @@ def parse_args(argv):
     p.add_argument("--order", default="rt,eager,compile",
                    help="--no-profile: the series in pass 1's order (each later pass rotates "
                         "it a place); rt2 is reduce_tensor once more, as a series of its own")
+    p.add_argument("--rewrite", action="store_true",
+                   help="--no-profile: write every input copy again (fresh uniform values, "
+                        "floating-point cases) before each pass")
     p.add_argument("--smi", action="store_true",
                    help="--no-profile: sample nvidia-smi every 20 ms and print, per series and "
                         "pass, the median SM clock, power, GPU and memory temperature and the "
@@ -242,6 +245,11 @@ def main(argv):
                 windows = []
                 for p in range(opts.passes):
                     k = p % len(names)
+                    if opts.rewrite:
+                        for v in t.views:
+                            if v.dtype.is_floating_point:
+                                v.uniform_(0.5, 1.5)
+                        torch.cuda.synchronize()
                     if opts.idle > 0:
                         torch.cuda.synchronize()
                         time.sleep(opts.idle)
