@@ -19,8 +19,13 @@ upper bounds; the kernel times are the GPU's. With --no-profile there is
 no profiler: each series is timed both ways in --passes passes of rotating
 order (as compare_torch rotates them), and each way's best pass is shown
 with all passes, so the cost of the events themselves (each - loop) and
-any pass that ran apart from the others can be read off. Needs torch with
-CUDA.
+any pass that ran apart from the others can be read off; --order sets pass
+1's order (rt2: reduce_tensor again, as a series of its own), --idle and
+--rewrite idle the GPU or write the inputs again before each pass, and
+--smi prints nvidia-smi's clocks, power, temperatures and clock event
+reasons while each series ran (bench/NOTES.md v1.27 has what these found).
+The profile mode also prints each kernel's launch as the trace records it
+(grid, block, registers, shared memory, occupancy). Needs torch with CUDA.
 """
 import argparse
 import ctypes
@@ -229,12 +234,13 @@ def main(argv):
             calls = {"rt": t.rt_call}
             f = ct.torch_fn(torch, case)
             if f is not None:
-                calls["eager"] = lambda k, f=f: f(t.views[k])
+                views = t.views
+                calls["eager"] = lambda k, f=f, v=views: f(v[k])
                 if not opts.no_compile:
                     torch._dynamo.reset()
                     cf = torch.compile(f, dynamic=False)
                     cf(t.views[0])
-                    calls["compile"] = lambda k, cf=cf: cf(t.views[k])
+                    calls["compile"] = lambda k, cf=cf, v=views: cf(v[k])
             if opts.no_profile:
                 if "rt2" in opts.order.split(","):
                     calls["rt2"] = t.rt_call
