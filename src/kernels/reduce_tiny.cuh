@@ -202,9 +202,9 @@ template <typename Op> struct TinyReducer {
            to its threads, and it resets the count for the next launch. */
         A *staging = reinterpret_cast<A *>(a.staging);
         __shared__ bool is_last;
+        if (threadIdx.x == 0)
+            staging[b] = v.v[0];
         if (a.fold_last) {
-            if (threadIdx.x == 0)
-                staging[b] = v.v[0];
             if (b != gridDim.x - 1) {
                 if (threadIdx.x == 0)
                     red_add_release(a.semaphores);
@@ -218,7 +218,6 @@ template <typename Op> struct TinyReducer {
             __syncthreads();
         } else {
             if (threadIdx.x == 0) {
-                staging[b] = v.v[0];
                 is_last = atomic_add_acq_rel(a.semaphores) == gridDim.x - 1;
                 if (is_last)
                     *a.semaphores = 0;
