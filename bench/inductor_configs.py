@@ -28,6 +28,8 @@ cases = [
     ("rows127 [528416,127] sum 1", (528416, 127), (1,)),
     ("rows129 [520222,129] sum 1", (520222, 129), (1,)),
     ("rows32 [4194304,32] sum 1", (4194304, 32), (1,)),
+    ("rows4 [33554432,4] sum 1", (33554432, 4), (1,)),
+    ("rows100 [671088,100] sum 1", (671088, 100), (1,)),
     ("d1of4 [64,128,64,128] sum 1", (64, 128, 64, 128), (1,)),
 ]
 if len(sys.argv) > 1:
@@ -58,7 +60,7 @@ for p in sorted(glob.glob(root + "/**/*.best_config", recursive=True)):
     print("==", p); print(open(p).read())
 for p in sorted(glob.glob(root + "/**/*.py", recursive=True)):
     src = open(p).read()
-    if "@triton.jit" in src and ("reduction" in src):
+    if "@triton.jit" in src and ("reduction" in src or "pointwise" in src):
         print("== kernel", p)
         for line in src.splitlines():
             if len(sys.argv) > 1 or any(k in line for k in ("@triton_heuristics", "def triton_", "triton_meta", "inductor_meta", "XBLOCK", "R0_BLOCK", "num_warps", "size_hints", "tl.load", "tl.sum", "for r0")):

@@ -129,6 +129,33 @@ __global__ void __launch_bounds__(128) grouped_kernel(const float *in, float *ou
     }
 }
 
+// pair: 2 adjacent rows of 4 floats per thread, 256 threads (512 rows a
+// block), one 8-byte store: Inductor's pointwise kernel for rows of 4
+// (torch 2.11: XBLOCK 512, 8 warps; 8 scalar loads with
+// eviction_policy='evict_last', bench/NOTES.md v1.28) when VEC is false,
+// two 16-byte loads when it is true.
+template <bool VEC, int LD>
+__global__ void __launch_bounds__(256) pair_kernel(const float *in, float *out, int n) {
+    const int p = blockIdx.x * 256 + threadIdx.x; // rows 2p, 2p + 1
+    if (2 * p + 1 >= n)
+        return;
+    const float *row = in + (size_t)p * 8;
+    float s0, s1;
+    if (VEC) {
+        float4 a = load4<LD>(row), b = load4<LD>(row + 4);
+        s0 = ((a.x + a.y) + a.z) + a.w;
+        s1 = ((b.x + b.y) + b.z) + b.w;
+    } else {
+        float v[8];
+#pragma unroll
+        for (int c = 0; c < 8; c++)
+            v[c] = load1<LD>(row + c);
+        s0 = ((v[0] + v[1]) + v[2]) + v[3];
+        s1 = ((v[4] + v[5]) + v[6]) + v[7];
+    }
+    reinterpret_cast<float2 *>(out)[p] = make_float2(s0, s1);
+}
+
 // scalar4: 4 adjacent rows per thread, element loads, REP groups.
 template <int L, int REP, int LD>
 __global__ void __launch_bounds__(128) scalar4_kernel(const float *in, float *out, int n) {
@@ -269,6 +296,7 @@ struct Variant {
 #define STRIDED(L, R, LD, NAME) {NAME, L, strided_kernel<L, R, LD>, 256, 256 * R}
 #define GROUPED(L, REP, LD, NAME) {NAME, L, grouped_kernel<L, REP, LD>, 128, 128 * 4 * REP}
 #define SCALAR4(L, REP, LD, NAME) {NAME, L, scalar4_kernel<L, REP, LD>, 128, 128 * 4 * REP}
+#define PAIR(VEC, LD, NAME) {NAME, 4, pair_kernel<VEC, LD>, 256, 512}
 #define WARP(L, RW, T, LD, NAME) {NAME, L, warp_kernel<L, RW, T, LD>, T, T / 32 * RW}
 #define WARPF(L, RW, T, LD, F, NAME) {NAME, L, warp_kernel<L, RW, T, LD, F>, T, T / 32 * RW}
 
@@ -292,6 +320,10 @@ const Variant kVariants[] = {
     GROUPED(4, 1, PLAIN, "L4 grouped x1 ld"),
     GROUPED(4, 2, PLAIN, "L4 grouped x2 ld"),
     GROUPED(4, 2, NC, "L4 grouped x2 nc"),
+    PAIR(false, EVICT_LAST, "L4 pair el (Inductor)"),
+    PAIR(false, PLAIN, "L4 pair ld"),
+    PAIR(true, PLAIN, "L4 pair vec ld"),
+    PAIR(true, EVICT_LAST, "L4 pair vec el"),
     SCALAR4(4, 2, PLAIN, "L4 scalar4 x2 ld"),
     SCALAR4(4, 2, EVICT_LAST, "L4 scalar4 x2 el"),
     WARP(129, 4, 32, PLAIN, "L129 warp RW4 T32 ld (Inductor)"),
