@@ -741,6 +741,41 @@ static rt__launch_config h100_rows_config(int64_t len, int64_t pitch, int64_t ro
     return rows_config_on(&h100, len, pitch, rows, op, dt, kinds_off);
 }
 
+/* The short kernel (tuned_rows.c): a thread per row of up to 8 elements
+   or of one aligned 16-byte vector, 256 threads; 4 rows a thread for
+   scalar rows of states up to 8 bytes, 2 for wider states and for every
+   row of one vector (bench/NOTES.md v1.28), so 512 rows a block. */
+static void test_tuned_rows_short(void **state) {
+    (void)state;
+    static const struct {
+        int64_t len;
+        rt_op op;
+        rt_dtype dt;
+        int vec, rows;
+    } k[] = {
+        {4, RT_OP_SUM, RT_F32, 4, 2},   /* one vector: [2^25,4]'s rows */
+        {8, RT_OP_SUM, RT_BF16, 8, 2},  /* one vector of 16-bit values */
+        {2, RT_OP_SUM, RT_F64, 2, 2},   /* one vector of doubles */
+        {16, RT_OP_ANY, RT_U8, 16, 2},  /* one vector of bytes */
+        {3, RT_OP_SUM, RT_F32, 1, 4},   /* scalars */
+        {7, RT_OP_SUM, RT_F32, 1, 4},   /* scalars */
+        {7, RT_OP_VAR, RT_F32, 1, 2},   /* a Welford state: 12 bytes */
+        {4, RT_OP_VAR, RT_F32, 4, 2},   /* a vector and a wide state */
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        const rt__launch_config c =
+            h100_rows_config(k[i].len, k[i].len, 1 << 20, k[i].op, k[i].dt, 0);
+        assert_int_equal(c.kernel, RT__KERNEL_ROWS);
+        assert_true(c.rows_short);
+        assert_false(c.rows_tile || c.rows_block || c.rows_warp);
+        assert_int_equal(c.block[0], 256);
+        assert_int_equal(c.rows_vec, k[i].vec);
+        assert_int_equal(c.rows_in_flight, k[i].rows);
+        assert_int_equal(c.rows_per_block, 256 * k[i].rows);
+        assert_int_equal(c.grid[0], ((1 << 20) + 256 * k[i].rows - 1) / (256 * k[i].rows));
+    }
+}
+
 /* The ROWS warp kernel (tuned_rows.c rows_warp): rows of 97-160 4-byte
    elements for one-number states, at least 16 warps of 4 rows a SM (132
    SMs: 8445 rows), packed or not, on a GPU of known DRAM bandwidth; a
@@ -1727,6 +1762,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_uncapped_split),
         cmocka_unit_test(test_tuned_outer_wave),
         cmocka_unit_test(test_tuned_row_two_pass),
+        cmocka_unit_test(test_tuned_rows_short),
         cmocka_unit_test(test_tuned_rows_warp),
         cmocka_unit_test(test_tuned_row_block_wide),
         cmocka_unit_test(test_tuned_indexed_one_output),

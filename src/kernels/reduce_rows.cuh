@@ -64,10 +64,10 @@ template <typename Op> struct RowsBounds {
    R rows per thread, every load of the R rows issued before any fold. A
    warp's load instruction reads 32 adjacent rows, so the scalar columns
    of a row meet in the same L1 lines. C = 4 for rows of up to 4 scalars keeps f32 sums
-   at 32 registers (below) instead of 50 (-Xptxas -v, sm_90). */
+   at 32 registers (below) instead of 50 (-Xptxas -v, sm_90). Rows of one
+   vector take R = 2 (tuned_rows.c says why). */
 template <typename Op, int V> struct ShortRows {
-    static constexpr int R =
-        sizeof(OutState<Op>) > 8 || (V > 1 && sizeof(typename Op::scalar_t) == 1) ? 2 : 4;
+    static constexpr int R = sizeof(OutState<Op>) > 8 || V > 1 ? 2 : 4;
 };
 
 /* 16-byte loads per thread per batch of the tile copy: a tile of up to
