@@ -12,7 +12,8 @@
 //                loads), 4 row lanes, U rows in flight (Triton unrolls 12)
 //
 // Every variant keeps one Welford state (count, mean, m2) a column a
-// thread, updated a value at a time with one division, and merges the
+// thread, updated a value at a time with one division (the IEEE one, or
+// with "fast" the library's __fdividef), and merges the
 // lanes' states in a fixed order. Each line: the median of an event pair
 // a call (rt_bench's way) and the largest relative difference of its
 // variances from a double-precision CPU reference on 256 columns.
@@ -33,10 +34,12 @@ struct W {
     float n, mean, m2;
 };
 
-__device__ __forceinline__ void update(W &w, float x) {
+// FAST: delta / n by __fdividef (a reciprocal and a multiply), as the
+// library's div_fast; else the IEEE division.
+template <bool FAST> __device__ __forceinline__ void update(W &w, float x) {
     w.n += 1.0f;
     const float d = x - w.mean;
-    w.mean += d / w.n;
+    w.mean += FAST ? __fdividef(d, w.n) : d / w.n;
     w.m2 += d * (x - w.mean);
 }
 
@@ -70,7 +73,7 @@ __device__ __forceinline__ void merge_lanes(W (&w)[C], W *slots, float *out, int
     }
 }
 
-template <int BY, int U>
+template <int BY, int U, bool FAST>
 __global__ void __launch_bounds__(32 * BY) cols4(const float *in, float *out) {
     __shared__ W slots[(BY - 1) * 32 * 4];
     const int col0 = (blockIdx.x * 32 + threadIdx.x) * 4;
@@ -85,16 +88,16 @@ __global__ void __launch_bounds__(32 * BY) cols4(const float *in, float *out) {
             v[u] = __ldcs(p + u * step);
 #pragma unroll
         for (int u = 0; u < U; u++) {
-            update(w[0], v[u].x);
-            update(w[1], v[u].y);
-            update(w[2], v[u].z);
-            update(w[3], v[u].w);
+            update<FAST>(w[0], v[u].x);
+            update<FAST>(w[1], v[u].y);
+            update<FAST>(w[2], v[u].z);
+            update<FAST>(w[3], v[u].w);
         }
     }
     merge_lanes<32, BY, 4>(w, slots, out, col0);
 }
 
-template <int U>
+template <int U, bool FAST>
 __global__ void __launch_bounds__(256) col1(const float *in, float *out) {
     __shared__ W slots[3 * 64];
     const int col = blockIdx.x * 64 + threadIdx.x;
@@ -109,10 +112,10 @@ __global__ void __launch_bounds__(256) col1(const float *in, float *out) {
             v[u] = __ldcs(p + u * step);
 #pragma unroll
         for (int u = 0; u < U; u++)
-            update(w[0], v[u]);
+            update<FAST>(w[0], v[u]);
     }
     for (; r < kRows; r += 4, p += step) // 4096 rows are not whole batches of 12
-        update(w[0], __ldcs(p));
+        update<FAST>(w[0], __ldcs(p));
     merge_lanes<64, 4, 1>(w, slots, out, col);
 }
 
@@ -160,15 +163,20 @@ int main(int argc, char **argv) {
     });
     printf("one-shot read of the same 512 MiB: %.2f us\n", read_us);
     const Variant variants[] = {
-        {"cols4 16x2 (TUNED's)", cols4<16, 2>, dim3(kCols / 128), dim3(32, 16)},
-        {"cols4 16x4", cols4<16, 4>, dim3(kCols / 128), dim3(32, 16)},
-        {"cols4 8x4", cols4<8, 4>, dim3(kCols / 128), dim3(32, 8)},
-        {"cols4 8x2", cols4<8, 2>, dim3(kCols / 128), dim3(32, 8)},
-        {"cols4 4x4", cols4<4, 4>, dim3(kCols / 128), dim3(32, 4)},
-        {"col1 U12 (Inductor's)", col1<12>, dim3(kCols / 64), dim3(64, 4)},
-        {"col1 U8", col1<8>, dim3(kCols / 64), dim3(64, 4)},
-        {"col1 U16", col1<16>, dim3(kCols / 64), dim3(64, 4)},
-        {"col1 U4", col1<4>, dim3(kCols / 64), dim3(64, 4)},
+        {"cols4 16x2 (TUNED's)", cols4<16, 2, false>, dim3(kCols / 128), dim3(32, 16)},
+        {"cols4 16x4", cols4<16, 4, false>, dim3(kCols / 128), dim3(32, 16)},
+        {"cols4 8x4", cols4<8, 4, false>, dim3(kCols / 128), dim3(32, 8)},
+        {"cols4 8x2", cols4<8, 2, false>, dim3(kCols / 128), dim3(32, 8)},
+        {"cols4 4x4", cols4<4, 4, false>, dim3(kCols / 128), dim3(32, 4)},
+        {"col1 U12 (Inductor's)", col1<12, false>, dim3(kCols / 64), dim3(64, 4)},
+        {"col1 U8", col1<8, false>, dim3(kCols / 64), dim3(64, 4)},
+        {"col1 U16", col1<16, false>, dim3(kCols / 64), dim3(64, 4)},
+        {"col1 U4", col1<4, false>, dim3(kCols / 64), dim3(64, 4)},
+        {"fast cols4 16x2", cols4<16, 2, true>, dim3(kCols / 128), dim3(32, 16)},
+        {"fast cols4 16x4", cols4<16, 4, true>, dim3(kCols / 128), dim3(32, 16)},
+        {"fast col1 U12", col1<12, true>, dim3(kCols / 64), dim3(64, 4)},
+        {"fast col1 U16", col1<16, true>, dim3(kCols / 64), dim3(64, 4)},
+        {"fast col1 U24", col1<24, true>, dim3(kCols / 64), dim3(64, 4)},
     };
     printf("%-24s %10s %8s %12s\n", "variant", "us", "%read", "max rel err");
     for (const Variant &v : variants) {
