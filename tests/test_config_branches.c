@@ -742,9 +742,9 @@ static rt__launch_config h100_rows_config(int64_t len, int64_t pitch, int64_t ro
 }
 
 /* The short kernel (tuned_rows.c): a thread per row of up to 8 elements
-   or of one aligned 16-byte vector, 256 threads; 4 rows a thread for
-   scalar rows of states up to 8 bytes, 2 for wider states and for every
-   row of one vector (bench/NOTES.md v1.28), so 512 rows a block. */
+   or of one aligned 16-byte vector, 256 threads of R rows each (256 x R
+   rows a block); R = 4 for scalar rows of states up to 8 bytes, 2 for
+   wider states and for every row of one vector (bench/NOTES.md v1.28). */
 static void test_tuned_rows_short(void **state) {
     (void)state;
     static const struct {
@@ -759,7 +759,7 @@ static void test_tuned_rows_short(void **state) {
         {16, RT_OP_ANY, RT_U8, 16, 2},  /* one vector of bytes */
         {3, RT_OP_SUM, RT_F32, 1, 4},   /* scalars */
         {7, RT_OP_SUM, RT_F32, 1, 4},   /* scalars */
-        {7, RT_OP_VAR, RT_F32, 1, 2},   /* a Welford state: 12 bytes */
+        {7, RT_OP_VAR, RT_F32, 1, 2},   /* a Welford state: over 8 bytes */
         {4, RT_OP_VAR, RT_F32, 4, 2},   /* a vector and a wide state */
     };
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {

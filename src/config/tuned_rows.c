@@ -387,11 +387,12 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
         cfg->rows_vec = (int)v;
         /* reduce_rows.cuh's ShortRows::R: 4 rows a thread, 2 for states
            over 8 bytes and for rows of one vector. Vector rows read the
-           same bytes in the same order either way, 2 rows a thread in twice
-           the blocks is faster: H100, f32 rows of 4, 256 MiB,
-           bench/rows_probe.cu (three runs) 111.87-111.94 us at 4 rows a
-           thread, 111.49-111.65 at 2 (bench/NOTES.md v1.28); bytes had 2
-           already (their 16 lanes unpack into many registers). */
+           same bytes in the same order either way; 2 rows a thread, in
+           twice the blocks, is faster (H100, bench/NOTES.md v1.28):
+           bench/rows_probe.cu on f32 rows of 4, 256 MiB, 111.87-111.94 us
+           at 4 rows a thread, 111.49-111.65 at 2; the library's [2^25,4]
+           sum 219.63-219.71 -> 219.10-219.36. Bytes had 2 already (their
+           16 lanes unpack into many registers). */
         cfg->rows_in_flight = op->acc_size > 8 || v > 1 ? 2 : 4;
         cfg->block[0] = ROWS_THREADS;
         cfg->rows_per_block = (ROWS_THREADS / 32) * 32 * cfg->rows_in_flight;
