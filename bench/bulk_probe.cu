@@ -15,7 +15,8 @@
 //   full ldg           the one-shot read of probe.cuh (512 x 4 float4 a
 //                      block, a partial a block)
 //   full bulk T K      a block a chunk of K KiB by one bulk copy, a partial
-//                      a block
+//                      a block (the rows' kernel, chunk_bulk, on chunks of
+//                      K KiB instead of rows)
 //   +ef                the bulk copies with an L2 evict-first cache policy
 //
 // Each line: the median of an event pair a call (rt_bench's and
@@ -137,26 +138,40 @@ __device__ __forceinline__ float smem_sum(const float4 *buf, int n) {
     return acc;
 }
 
-template <int T, int N, bool EF>
-__global__ void __launch_bounds__(T) rows_bulk(const float *in, float *out) {
-    extern __shared__ __align__(128) float4 buf[];
-    __shared__ __align__(8) uint64_t bar;
-    __shared__ float slots[T / 32];
+// Thread 0 initialises n mbarriers of one arrival each and makes them
+// visible to the copy engine; the block waits for it.
+__device__ __forceinline__ void init_barriers(uint64_t *bar, int n) {
     if (threadIdx.x == 0) {
-        mbar_init(&bar, 1);
+        for (int i = 0; i < n; ++i)
+            mbar_init(&bar[i], 1);
         mbar_fence_init();
     }
     __syncthreads();
-    if (threadIdx.x == 0) {
-        mbar_expect_tx(&bar, kRowBytes);
-        const char *row = reinterpret_cast<const char *>(in) + (size_t)blockIdx.x * kRowBytes;
+}
+
+// Thread 0's part: arm bar with `bytes` and ask the copy engine for them,
+// src to dst, in N equal copies.
+template <int N, bool EF>
+__device__ __forceinline__ void fetch(void *dst, const char *src, unsigned bytes, uint64_t *bar) {
+    mbar_expect_tx(bar, bytes);
 #pragma unroll
-        for (int c = 0; c < N; ++c)
-            bulk_copy<EF>(reinterpret_cast<char *>(buf) + c * (kRowBytes / N),
-                          row + c * (kRowBytes / N), kRowBytes / N, &bar);
-    }
+    for (int c = 0; c < N; ++c)
+        bulk_copy<EF>(reinterpret_cast<char *>(dst) + c * (bytes / N), src + c * (bytes / N),
+                      bytes / N, bar);
+}
+
+// A block a chunk of B bytes (a row of 16 KiB, or a piece of the full
+// sum), read by bulk copy in N pieces, its sum into out[blockIdx.x].
+template <int T, unsigned B, int N, bool EF>
+__global__ void __launch_bounds__(T) chunk_bulk(const float *in, float *out) {
+    extern __shared__ __align__(128) float4 buf[];
+    __shared__ __align__(8) uint64_t bar;
+    __shared__ float slots[T / 32];
+    init_barriers(&bar, 1);
+    if (threadIdx.x == 0)
+        fetch<N, EF>(buf, reinterpret_cast<const char *>(in) + (size_t)blockIdx.x * B, B, &bar);
     mbar_wait(&bar, 0);
-    float acc = block_sum<T>(smem_sum<T>(buf, kRowBytes / 16), slots);
+    float acc = block_sum<T>(smem_sum<T>(buf, B / 16), slots);
     if (threadIdx.x == 0)
         out[blockIdx.x] = acc;
 }
@@ -168,20 +183,13 @@ __global__ void __launch_bounds__(T) rows_ring(const float *in, float *out) {
     __shared__ float slots[T / 32];
     const char *base = reinterpret_cast<const char *>(in);
     const int G = gridDim.x;
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < S; ++s)
-            mbar_init(&bar[s], 1);
-        mbar_fence_init();
-    }
-    __syncthreads();
+    init_barriers(bar, S);
     if (threadIdx.x == 0)
         for (int s = 0; s < S; ++s) {
             int r = blockIdx.x + s * G;
-            if (r < kRows) {
-                mbar_expect_tx(&bar[s], kRowBytes);
-                bulk_copy<EF>(reinterpret_cast<char *>(buf) + s * kRowBytes,
-                              base + (size_t)r * kRowBytes, kRowBytes, &bar[s]);
-            }
+            if (r < kRows)
+                fetch<1, EF>(buf + s * (kRowBytes / 16), base + (size_t)r * kRowBytes, kRowBytes,
+                             &bar[s]);
         }
     int k = 0;
     for (int r = blockIdx.x; r < kRows; r += G, ++k) {
@@ -192,42 +200,19 @@ __global__ void __launch_bounds__(T) rows_ring(const float *in, float *out) {
             out[r] = acc;
         __syncthreads(); // every thread is done with buffer s and with slots
         const int nr = r + S * G;
-        if (threadIdx.x == 0 && nr < kRows) {
-            mbar_expect_tx(&bar[s], kRowBytes);
-            bulk_copy<EF>(reinterpret_cast<char *>(buf) + s * kRowBytes,
-                          base + (size_t)nr * kRowBytes, kRowBytes, &bar[s]);
-        }
+        if (threadIdx.x == 0 && nr < kRows)
+            fetch<1, EF>(buf + s * (kRowBytes / 16), base + (size_t)nr * kRowBytes, kRowBytes,
+                         &bar[s]);
     }
-}
-
-template <int T, int KB, bool EF>
-__global__ void __launch_bounds__(T) full_bulk(const float *in, size_t bytes, float *out) {
-    extern __shared__ __align__(128) float4 buf[];
-    __shared__ __align__(8) uint64_t bar;
-    __shared__ float slots[T / 32];
-    constexpr unsigned B = KB * 1024;
-    if (threadIdx.x == 0) {
-        mbar_init(&bar, 1);
-        mbar_fence_init();
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        mbar_expect_tx(&bar, B);
-        bulk_copy<EF>(buf, reinterpret_cast<const char *>(in) + (size_t)blockIdx.x * B, B, &bar);
-    }
-    mbar_wait(&bar, 0);
-    float acc = block_sum<T>(smem_sum<T>(buf, B / 16), slots);
-    if (threadIdx.x == 0)
-        out[blockIdx.x] = acc;
 }
 
 struct Line {
     const char *name;
-    unsigned grid; // 0: a block a row
+    bool rows;     // a row sum (else a full sum's partials)
+    unsigned grid; // 0: a block a row or chunk
     int threads;
-    size_t smem;
-    void (*rows)(const float *, float *);
-    void (*full)(const float *, size_t, float *);
+    size_t smem;   // also a full sum's chunk of bytes a block
+    void (*kernel)(const float *, float *); // null: probe.cuh's one-shot read
 };
 
 } // namespace
@@ -248,56 +233,46 @@ int main(int argc, char **argv) {
         PROBE_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)smem));
     };
-    const size_t R = kRowBytes;
+    constexpr unsigned R = kRowBytes;
     std::vector<Line> lines = {
-        {"rows ldg 512x2 (library)", 0, 512, 0, rows_ldg<512, 2>,
-         nullptr},
-        {"rows ldg 256x4", 0, 256, 0, rows_ldg<256, 4>, nullptr},
-        {"rows bulk 256 /1", 0, 256, R, rows_bulk<256, 1, false>, nullptr},
-        {"rows bulk 128 /1", 0, 128, R, rows_bulk<128, 1, false>, nullptr},
-        {"rows bulk 256 /4", 0, 256, R, rows_bulk<256, 4, false>, nullptr},
-        {"rows bulk 256 /1 +ef", 0, 256, R, rows_bulk<256, 1, true>, nullptr},
-        {"rows bulk 512 /1", 0, 512, R, rows_bulk<512, 1, false>, nullptr},
-        {"rows ring 256 S4 B2", (unsigned)(2 * sms), 256, 4 * R, rows_ring<256, 4, false>, nullptr},
-        {"rows ring 256 S3 B4", (unsigned)(4 * sms), 256, 3 * R, rows_ring<256, 3, false>, nullptr},
-        {"rows ring 512 S6 B2", (unsigned)(2 * sms), 512, 6 * R, rows_ring<512, 6, false>, nullptr},
-        {"rows ring 256 S4 B2 +ef", (unsigned)(2 * sms), 256, 4 * R, rows_ring<256, 4, true>,
-         nullptr},
-        {"rows ring 128 S2 B6", (unsigned)(6 * sms), 128, 2 * R, rows_ring<128, 2, false>, nullptr},
-        {"full ldg 512x4 (probe.cuh)", 0, 512, 0, nullptr, nullptr},
-        {"full bulk 256 32K", 0, 256, 32768, nullptr, full_bulk<256, 32, false>},
-        {"full bulk 256 16K", 0, 256, 16384, nullptr, full_bulk<256, 16, false>},
-        {"full bulk 512 64K", 0, 512, 65536, nullptr, full_bulk<512, 64, false>},
-        {"full bulk 256 32K +ef", 0, 256, 32768, nullptr, full_bulk<256, 32, true>},
+        {"rows ldg 512x2 (library)", true, 0, 512, 0, rows_ldg<512, 2>},
+        {"rows ldg 256x4", true, 0, 256, 0, rows_ldg<256, 4>},
+        {"rows bulk 256 /1", true, 0, 256, R, chunk_bulk<256, R, 1, false>},
+        {"rows bulk 128 /1", true, 0, 128, R, chunk_bulk<128, R, 1, false>},
+        {"rows bulk 256 /4", true, 0, 256, R, chunk_bulk<256, R, 4, false>},
+        {"rows bulk 256 /1 +ef", true, 0, 256, R, chunk_bulk<256, R, 1, true>},
+        {"rows bulk 512 /1", true, 0, 512, R, chunk_bulk<512, R, 1, false>},
+        {"rows ring 256 S4 B2", true, (unsigned)(2 * sms), 256, 4 * R, rows_ring<256, 4, false>},
+        {"rows ring 256 S3 B4", true, (unsigned)(4 * sms), 256, 3 * R, rows_ring<256, 3, false>},
+        {"rows ring 512 S6 B2", true, (unsigned)(2 * sms), 512, 6 * R, rows_ring<512, 6, false>},
+        {"rows ring 256 S4 B2 +ef", true, (unsigned)(2 * sms), 256, 4 * R, rows_ring<256, 4, true>},
+        {"rows ring 128 S2 B6", true, (unsigned)(6 * sms), 128, 2 * R, rows_ring<128, 2, false>},
+        {"full ldg 512x4 (probe.cuh)", false, 0, 512, 0, nullptr},
+        {"full bulk 256 32K", false, 0, 256, 32768, chunk_bulk<256, 32768, 1, false>},
+        {"full bulk 256 16K", false, 0, 256, 16384, chunk_bulk<256, 16384, 1, false>},
+        {"full bulk 512 64K", false, 0, 512, 65536, chunk_bulk<512, 65536, 1, false>},
+        {"full bulk 256 32K +ef", false, 0, 256, 32768, chunk_bulk<256, 32768, 1, true>},
     };
     for (const Line &l : lines) {
         if (l.smem > 0)
-            set_smem(l.rows ? (const void *)l.rows : (const void *)l.full, l.smem);
+            set_smem((const void *)l.kernel, l.smem);
     }
     std::vector<float> host(kRows), want(kRows);
     double full_want = 0.0;
     bool have_rows = false, have_full = false;
     printf("%-28s %10s %10s %12s\n", "variant", "each us", "loop us", "max rel diff");
     for (const Line &l : lines) {
-        const bool is_rows = l.rows != nullptr;
-        const bool is_full_ldg = !is_rows && l.full == nullptr;
-        unsigned grid = l.grid;
-        unsigned parts = 0;
-        if (is_rows && grid == 0)
-            grid = kRows;
-        if (!is_rows) {
-            size_t chunk = is_full_ldg ? (size_t)512 * 4 * 16 : l.smem;
-            grid = (unsigned)(bytes / chunk);
-            parts = grid;
-        }
+        const bool is_rows = l.rows;
+        // A full sum's grid: a block a chunk (probe.cuh's: 512 x 4 float4).
+        const unsigned parts =
+            is_rows ? 0 : (unsigned)(bytes / (l.kernel ? l.smem : (size_t)512 * 4 * 16));
+        const unsigned grid = l.grid ? l.grid : is_rows ? (unsigned)kRows : parts;
         auto launch = [&](int k) {
             const char *src = pool + (size_t)(k % copies) * bytes;
-            if (is_rows)
-                l.rows<<<grid, l.threads, l.smem>>>((const float *)src, out);
-            else if (is_full_ldg)
-                probe_full_read((const float4 *)src, bytes / 16, out);
+            if (l.kernel)
+                l.kernel<<<grid, l.threads, l.smem>>>((const float *)src, out);
             else
-                l.full<<<grid, l.threads, l.smem>>>((const float *)src, bytes, out);
+                probe_full_read((const float4 *)src, bytes / 16, out);
         };
         float each = probe_median_us(reps, launch);
         cudaEvent_t a, b;
