@@ -39,7 +39,8 @@ static const char usage[] =
     "                   outer-tall-split rule 12 (tall outer blocks for a split),\n"
     "                   uncapped-split rule 13 (PyTorch's 256-value cap on a split),\n"
     "                   walk the general kernel's walks over several reduced dims\n"
-    "                   (every reduced index's offset divided out)\n"
+    "                   (every reduced index's offset divided out),\n"
+    "                   rows-cols the ROWS column kernel (outer var/std of f32)\n"
     "  --list-json      print the suite as JSON and exit (needs no GPU)\n";
 
 /* One case's buffers: nslots input and output copies it rotates through. */
@@ -245,7 +246,8 @@ static bool parse_kinds(const char *list, unsigned *mask) {
                  {"half-tile", RT__RULE_OFF_HALF_TILE},
                  {"outer-tall-split", RT__RULE_OFF_OUTER_TALL_SPLIT},
                  {"uncapped-split", RT__RULE_OFF_UNCAPPED_SPLIT},
-                 {"walk", RT__RULE_OFF_WALK}};
+                 {"walk", RT__RULE_OFF_WALK},
+                 {"rows-cols", RT__RULE_OFF_ROWS_COLS}};
     *mask = 0;
     for (const char *p = list; *p != '\0';) {
         const size_t len = strcspn(p, ",");

@@ -776,6 +776,66 @@ static void test_tuned_rows_short(void **state) {
     }
 }
 
+/* The ROWS column kernel (tuned_rows.c rows_cols): var/std of f32 over one
+   strided dim whose outputs are contiguous columns, on H100-class GPUs,
+   at least 3 blocks of 64 columns a SM and 1024 rows a column: 64 x 4
+   threads, 12 loads a lane, (4 - 1) x 64 states of shared memory. The
+   rest keep the general kernel: sums, f16 and f64, the model H200, too
+   few columns or rows, columns that are not contiguous, the rule turned
+   off. */
+static rt__launch_config cols_config_on(const rt__device_props *dev, int64_t rows, int64_t cols,
+                                        int64_t col_stride, rt_op op, rt_dtype dt,
+                                        unsigned kinds_off) {
+    int64_t shape[] = {rows, cols}, strides[] = {cols * col_stride, col_stride};
+    rt__iter it = rt_test_make_iter(2, 1, shape, strides, (int)rt_dtype_size(dt), 0);
+    return rt_test_config_on(dev, &it, op, dt, RT_POLICY_TUNED, kinds_off);
+}
+
+static void test_tuned_rows_cols(void **state) {
+    (void)state;
+    const rt__device_props h100 = rt_test_props_h100(), h200 = rt__device_props_h200();
+    rt__launch_config c = cols_config_on(&h100, 4096, 32768, 1, RT_OP_VAR, RT_F32, 0);
+    assert_int_equal(c.kernel, RT__KERNEL_ROWS);
+    assert_true(c.rows_cols);
+    assert_false(c.rows_tile || c.rows_short || c.rows_block || c.rows_warp || c.rows_two_pass);
+    assert_int_equal(c.block[0], 256);
+    assert_int_equal(c.block[1], 1);
+    assert_int_equal(c.grid[0], 512);
+    assert_int_equal(c.rows_per_block, 64);
+    assert_int_equal(c.rows_in_flight, 12);
+    assert_int_equal(c.rows_vec, 1);
+    assert_int_equal(c.shared_memory_bytes, 3 * 64 * 16);
+    /* std; the floor: 396 blocks (25344 columns) on 132 SMs, 1024 rows. */
+    c = cols_config_on(&h100, 1024, 25344, 1, RT_OP_STD, RT_F32, 0);
+    assert_true(c.kernel == RT__KERNEL_ROWS && c.rows_cols);
+    assert_int_equal(c.grid[0], 396);
+    c = cols_config_on(&h100, 1024, 25280, 1, RT_OP_VAR, RT_F32, 0);
+    assert_false(c.kernel == RT__KERNEL_ROWS && c.rows_cols);
+    c = cols_config_on(&h100, 1023, 32768, 1, RT_OP_VAR, RT_F32, 0);
+    assert_false(c.kernel == RT__KERNEL_ROWS && c.rows_cols);
+    /* A partial last block. */
+    c = cols_config_on(&h100, 2000, 30001, 1, RT_OP_VAR, RT_F32, 0);
+    assert_true(c.rows_cols);
+    assert_int_equal(c.grid[0], 469);
+    /* Not these. */
+    static const struct {
+        rt_op op;
+        rt_dtype dt;
+    } other[] = {{RT_OP_SUM, RT_F32}, {RT_OP_MEAN, RT_F32}, {RT_OP_VAR, RT_F16},
+                 {RT_OP_VAR, RT_BF16}, {RT_OP_STD, RT_F64}, {RT_OP_ARGMAX, RT_F32}};
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        c = cols_config_on(&h100, 4096, 32768, 1, other[i].op, other[i].dt, 0);
+        assert_false(c.rows_cols);
+    }
+    c = cols_config_on(&h200, 4096, 32768, 1, RT_OP_VAR, RT_F32, 0);
+    assert_false(c.rows_cols);
+    c = cols_config_on(&h100, 4096, 32768, 2, RT_OP_VAR, RT_F32, 0); /* every other column */
+    assert_false(c.rows_cols);
+    c = cols_config_on(&h100, 4096, 32768, 1, RT_OP_VAR, RT_F32, RT__RULE_OFF_ROWS_COLS);
+    assert_int_equal(c.kernel, RT__KERNEL_GENERAL);
+    assert_false(c.rows_cols);
+}
+
 /* The ROWS warp kernel (tuned_rows.c rows_warp): rows of 97-160 4-byte
    elements for one-number states, at least 16 warps of 4 rows a SM (132
    SMs: 8445 rows), packed or not, on a GPU of known DRAM bandwidth; a
@@ -1763,6 +1823,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_outer_wave),
         cmocka_unit_test(test_tuned_row_two_pass),
         cmocka_unit_test(test_tuned_rows_short),
+        cmocka_unit_test(test_tuned_rows_cols),
         cmocka_unit_test(test_tuned_rows_warp),
         cmocka_unit_test(test_tuned_row_block_wide),
         cmocka_unit_test(test_tuned_indexed_one_output),

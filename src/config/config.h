@@ -68,6 +68,10 @@ typedef struct rt__op_traits {
        covers an aligned row exactly (tuned_rows.c rows_block). TUNED alone
        reads it. */
     bool row_two_pass;
+    /* var and std of f32 inputs: outer reductions over contiguous columns
+       take the ROWS column kernel, a thread a column (tuned_rows.c
+       rows_cols). TUNED alone reads it. */
+    bool col_thread;
     /* The same for the block kernel of two rows a block: as row_block_loads
        but 2 for 1- and 2-byte inputs (four of each row spilled 26-100 bytes
        under its 64-register bound in byte sums and 16-bit max), and 0 (a
@@ -150,6 +154,9 @@ typedef enum rt__kernel_kind {
    slowest (the executor's kernel argument `walk`, cuda_args.c): every
    reduced index's offset divided out again. */
 #define RT__RULE_OFF_WALK (1u << 26)
+/* The ROWS column kernel for outer var/std (tuned_rows.c rows_cols): the
+   general kernel's outer tiles again. */
+#define RT__RULE_OFF_ROWS_COLS (1u << 27)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its
@@ -192,6 +199,16 @@ typedef enum rt__kernel_kind {
 /* The most warps a block of the warp kernel takes (each on rows of its
    own: blocks of several warps only pack more of them a SM). */
 #define RT__ROWS_WARP_MAX_WARPS 4
+
+/* The ROWS column kernel (reduce_rows.cuh cols): one strided reduced dim
+   over contiguous columns, a thread a column; blocks of
+   RT__ROWS_COLS_WIDTH columns x RT__ROWS_COLS_LANES row lanes, each lane
+   taking every RT__ROWS_COLS_LANES-th row with RT__ROWS_COLS_LOADS of
+   them in flight, folded as one batch. Read by the config (tuned_rows.c),
+   its check (cuda_args.c) and the kernel. */
+#define RT__ROWS_COLS_WIDTH 64
+#define RT__ROWS_COLS_LANES 4
+#define RT__ROWS_COLS_LOADS 12
 
 typedef struct rt__launch_config {
     rt_policy policy;     /* COMPAT or TUNED, as chosen */
@@ -270,6 +287,12 @@ typedef struct rt__launch_config {
     bool rows_warp;     /* a warp on rows_in_flight (RT__ROWS_WARP_ROWS)
                            adjacent rows, every scalar load of them issued
                            at once; block[0] / 32 warps a block */
+    bool rows_cols;     /* one strided reduced dim over contiguous columns:
+                           a thread a column, rows_per_block
+                           (RT__ROWS_COLS_WIDTH) columns x
+                           RT__ROWS_COLS_LANES row lanes a block,
+                           rows_in_flight loads a lane in flight; an
+                           output is a column here, not a row */
     bool rows_two_pass; /* block, Welford's var/std: one batch covers the
                            row exactly (aligned, L == rows_in_flight *
                            block[0] * rows_vec), so two block sums give

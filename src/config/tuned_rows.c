@@ -352,10 +352,64 @@ static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__dev
     return true;
 }
 
+/* The column kernel's floor: blocks of columns a SM and rows a column
+   (rows_cols below). */
+enum { ROWS_COLS_MIN_BLOCKS_PER_SM = 3, ROWS_COLS_MIN_LEN = 1024 };
+
+/* The column kernel: var/std of f32 over one strided reduced dim whose
+   outputs are contiguous input columns (an outer reduction), a thread a
+   column, RT__ROWS_COLS_WIDTH columns x RT__ROWS_COLS_LANES row lanes a
+   block, RT__ROWS_COLS_LOADS scalar loads a lane in flight folded as one
+   Welford batch (its own mean and m2, one Chan merge), the lanes' states
+   merged in order through shared memory. Inductor's shape for var over
+   dim 0 of [4096,32768] (torch 2.11: 64 x 4, 12 loads in flight), where
+   the general kernel's outer tiles give a thread 4 adjacent columns and 2
+   lockstep Welford states. A Welford step a value (a dependent division
+   each) is what held this shape back: the same kernel folding a step a
+   value read var d0 0.1-0.3% slower than the general kernel at 16 loads
+   (v1.28) and 3.1% slower at 12. H100, rt_bench var [4096,32768] over
+   dim 0, three alternating passes of 200-call medians, one process, us
+   (bench/NOTES.md v1.29, run 2):
+     general kernel (HEAD, and --kinds-off rows-cols)   181.23-181.49
+     column kernel, a step a value, 16 / 12 loads       181.62-181.73 / 187.17-187.20
+     column kernel, batches of 8 / 12 / 16              181.84-182.02 / 178.78-179.07 /
+                                                        179.25-180.13
+   and torch.compile 179.17 in the same run (bench/kernel_times.py, each;
+   ours 178.58). Taken where it was measured: H100-class GPUs, at least 3
+   blocks a SM of columns, columns of at least 1024 rows. */
+static bool rows_cols(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
+                      unsigned kinds_off, rt__launch_config *c) {
+    const int64_t elem = op->input_size;
+    const int64_t width = RT__ROWS_COLS_WIDTH, lanes = RT__ROWS_COLS_LANES;
+    if (!op->col_thread || (kinds_off & RT__RULE_OFF_ROWS_COLS) || !rt__config_h100_class(dev))
+        return false;
+    if (it->ndim != 2 || it->num_reduce_dims != 1 || it->strides[RT__ITER_IN][1] != elem)
+        return false;
+    if (it->inputs_per_output < ROWS_COLS_MIN_LEN ||
+        rt__div_up(it->num_outputs, width) < ROWS_COLS_MIN_BLOCKS_PER_SM * (int64_t)dev->num_sms)
+        return false;
+    const int64_t smem = (lanes - 1) * width * op->acc_size;
+    if (smem > dev->shared_mem_per_block || dev->max_threads_per_block < width * lanes)
+        return false;
+    rows_common(op, c);
+    c->rows_cols = true;
+    c->rows_group = 1;
+    c->rows_vec = 1;
+    c->rows_in_flight = RT__ROWS_COLS_LOADS;
+    c->block[0] = (int)(width * lanes);
+    c->max_threads = (int)(width * lanes);
+    c->rows_per_block = (int)width;
+    c->shared_memory_bytes = smem;
+    rows_finish(it, c);
+    return true;
+}
+
 bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, unsigned kinds_off,
                            rt__launch_config *cfg) {
     const int64_t elem = op->input_size;
+    if (dev->warp_size == 32 && rows_cols(it, op, dev, kinds_off, cfg))
+        return true;
     if (it->num_reduce_dims != 1 || it->strides[RT__ITER_IN][0] != elem)
         return false;
     if (dev->warp_size != 32)

@@ -20,13 +20,36 @@ static int32_t stride32(const rt__iter *it, int op, int d) {
 /* The ROWS kernels' conditions (reduce_rows.cuh): one contiguous reduced
    dim, blocks of whole warps (direct, short, warp) or one row per thread (tile), a grid
    covering the rows, 16-byte loads only on aligned rows, a tile only of
-   packed rows whose elements fit its shared memory. */
-static rt_status check_rows(const rt__iter *it, const rt__launch_config *c) {
+   packed rows whose elements fit its shared memory. The column kernel:
+   one reduced dim over contiguous columns, exactly its block of
+   RT__ROWS_COLS_WIDTH x RT__ROWS_COLS_LANES threads and its loads in
+   flight, a grid covering the columns, shared memory for the lanes'
+   states. */
+static rt_status check_rows(const rt__iter *it, const rt__launch_config *c, int acc_size) {
     const int64_t elem = it->elem_size[RT__ITER_IN];
     const int64_t L = it->inputs_per_output;
+    RT_RETURN_IF(c->block[1] != 1 || c->block[2] != 1, RT_ERR_INTERNAL);
+    if (c->rows_cols) {
+        RT_RETURN_IF(c->rows_tile || c->rows_short || c->rows_block || c->rows_warp ||
+                         c->rows_two_pass,
+                     RT_ERR_INTERNAL);
+        RT_RETURN_IF(it->ndim != 2 || it->num_reduce_dims != 1 ||
+                         it->strides[RT__ITER_IN][1] != elem,
+                     RT_ERR_INTERNAL);
+        RT_RETURN_IF(c->block[0] != RT__ROWS_COLS_WIDTH * RT__ROWS_COLS_LANES ||
+                         c->rows_per_block != RT__ROWS_COLS_WIDTH ||
+                         c->rows_in_flight != RT__ROWS_COLS_LOADS || c->rows_vec != 1,
+                     RT_ERR_INTERNAL);
+        RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 ||
+                         (int64_t)c->grid[0] * RT__ROWS_COLS_WIDTH < it->num_outputs,
+                     RT_ERR_INTERNAL);
+        RT_RETURN_IF(c->shared_memory_bytes <
+                         (int64_t)(RT__ROWS_COLS_LANES - 1) * RT__ROWS_COLS_WIDTH * acc_size,
+                     RT_ERR_INTERNAL);
+        return RT_OK;
+    }
     RT_RETURN_IF(it->num_reduce_dims != 1 || it->strides[RT__ITER_IN][0] != elem,
                  RT_ERR_INTERNAL);
-    RT_RETURN_IF(c->block[1] != 1 || c->block[2] != 1, RT_ERR_INTERNAL);
     if (c->rows_block) {
         /* Whole warps up to the kernel's bound (512 threads for a row a
            block, 256 for two); a block for each row or pair of rows and no
@@ -142,7 +165,7 @@ static rt_status check_stream(const rt__iter *it, const rt__launch_config *c) {
 rt_status rt__cuda_check_config(const rt__iter *it, const rt__op_traits *op,
                                 const rt__launch_config *c) {
     if (c->kernel == RT__KERNEL_ROWS)
-        return check_rows(it, c);
+        return check_rows(it, c, op->acc_size);
     if (c->kernel == RT__KERNEL_TINY)
         return check_tiny(it, c);
     if (c->kernel == RT__KERNEL_STREAM)

@@ -268,14 +268,15 @@ template <typename S> struct WelfordOp {
             acc = fold_batch<B>(acc, p.v + b);
         return acc;
     }
-    /* Elements x[0 .. B-1] (B a power of two, so 1/B is exact): their own
-       mean and m2, merged into acc. */
+    /* Elements x[0 .. B-1]: their own mean and m2, merged into acc. The
+       batch mean multiplies by 1/B where B is a power of two (exact), and
+       divides by B otherwise (the ROWS column kernel's 12). */
     template <int B> __device__ acc_t fold_batch(acc_t acc, const S *x) const {
         A s = widen(x[0]);
 #pragma unroll
         for (int i = 1; i < B; i++)
             s += widen(x[i]);
-        const A mb = s * (A(1) / A(B));
+        const A mb = (B & (B - 1)) == 0 ? s * (A(1) / A(B)) : s / A(B);
         A m2b = A(0);
 #pragma unroll
         for (int i = 0; i < B; i++) {

@@ -27,6 +27,12 @@
  *    short ones of these (aligned, whole vectors) two rows a block, one
  *    block_x_reduce for both; var/std of a row one batch covers exactly in
  *    two block sums over the registers (two_pass_row).
+ * And one shape for the other side, an outer reduction:
+ *  - cols: one strided reduced dim whose outputs are contiguous columns
+ *    (var/std of f32 only): a thread a column, 64 columns x 4 row lanes a
+ *    block, 12 scalar loads a lane in flight folded as one Welford batch,
+ *    the lanes' states folded in order through shared memory (Inductor's
+ *    shape for var over dim 0).
  * Results go through Reducer::store, so split pieces (first/last, ACC,
  * index_base) and the indices output behave exactly as in the body.
  *
@@ -286,6 +292,49 @@ template <typename Op> struct RowsReducer {
                     for (int i = 0; i < V; i++)
                         acc = op.reduce(acc, v[r][c].v[i], (uint32_t)(c * V + i));
             store(acc, first_row + (uint32_t)r * 32u);
+        }
+    }
+
+    /* ---- cols: a thread a column (an outer reduction) ------------------------ */
+    /* Output o is the column starting at output_offset(a, o, IN); its
+       elements lie in_strides[0] bytes apart (one reduced dim). Thread t
+       of a block takes column blockIdx.x * W + t % W and lane y = t / W
+       of its rows: y, y + Y, ..., U at once in flight, each batch's loads
+       all issued before it folds them as one batch (Op::fold_batch: the
+       batch's own mean and m2, then one Chan merge), the rows past the
+       last whole batch a Welford step each. Lanes 1.. Y-1 leave their
+       states in smem; lane 0 folds them in lane order and stores.
+       Streaming loads: every element is read once. A Welford step a value
+       chains U dependent updates of one state (each a division) after
+       every batch of loads; the batch's sums are independent adds. */
+    template <int W, int Y, int U> __device__ void cols(char *smem) const {
+        const uint32_t x = threadIdx.x % W, y = threadIdx.x / W;
+        const uint32_t o = blockIdx.x * W + x, L = a.num_inputs;
+        const bool ok = o < a.num_outputs;
+        A acc = op.ident();
+        if (ok) {
+            const int32_t st = a.in_strides[0];
+            const char *p = a.in + output_offset(a, o, RT__OUT_SLOT_IN) + (ptrdiff_t)y * st;
+            uint32_t r = y;
+            for (; r + (uint32_t)(Y * (U - 1)) < L; r += Y * U, p += (ptrdiff_t)(Y * U) * st) {
+                S v[U];
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    v[u] = load_stream(reinterpret_cast<const S *>(p + (ptrdiff_t)(u * Y) * st));
+                acc = op.template fold_batch<U>(acc, v);
+            }
+            for (; r < L; r += Y, p += (ptrdiff_t)Y * st)
+                acc = op.reduce(acc, load_stream(reinterpret_cast<const S *>(p)), r);
+        }
+        A *slots = reinterpret_cast<A *>(smem);
+        if (y > 0)
+            slots[(y - 1) * W + x] = acc;
+        __syncthreads();
+        if (y == 0 && ok) {
+#pragma unroll
+            for (int k = 1; k < Y; k++)
+                acc = op.combine(acc, slots[(k - 1) * W + x]);
+            store(acc, o);
         }
     }
 
@@ -572,6 +621,15 @@ __global__ void __launch_bounds__(512 / R, Op::min_blocks)
         RowsReducer<Op>(a).template block_row_pair<C>(rt_smem);
 }
 
+/* The column kernel (the config's rows_cols): exactly W x Y threads. */
+template <typename Op>
+__global__ void __launch_bounds__(RT__ROWS_COLS_WIDTH * RT__ROWS_COLS_LANES)
+    rows_cols_kernel(const __grid_constant__ rt__kernel_args a) {
+    extern __shared__ __align__(16) char rt_smem[];
+    RowsReducer<Op>(a).template cols<RT__ROWS_COLS_WIDTH, RT__ROWS_COLS_LANES,
+                                     RT__ROWS_COLS_LOADS>(rt_smem);
+}
+
 /* 128 threads, the config's tile block (ROWS_TILE_THREADS). */
 template <typename Op>
 __global__ void __launch_bounds__(128) rows_tile_kernel(const __grid_constant__ rt__kernel_args a) {
@@ -612,6 +670,16 @@ cudaError_t launch_rows(const rt__kernel_args *a, const rt__launch_config *c, si
     const dim3 grid((unsigned)c->grid[0], 1, 1), block((unsigned)c->block[0], 1, 1);
     void *params[] = {const_cast<rt__kernel_args *>(a)};
     constexpr int VW = 16 / sizeof(S);
+    if (c->rows_cols) {
+        /* Built for the config's set only: var/std of 4-byte floats. */
+        if constexpr (IsWelford<Op>::value && sizeof(S) == 4) {
+            if (c->block[0] == RT__ROWS_COLS_WIDTH * RT__ROWS_COLS_LANES &&
+                c->rows_in_flight == RT__ROWS_COLS_LOADS)
+                return launch_fast<rows_cols_kernel<Op>>(grid, block, smem, stream, params,
+                                                         device);
+        }
+        return cudaErrorInvalidValue;
+    }
     if (c->rows_tile)
         return launch_fast<rows_tile_kernel<Op>>(grid, block, smem, stream, params, device);
     if (c->rows_warp) {
