@@ -17,6 +17,10 @@
 //             ... of each (ceil(L / 32) scalar loads a row, predicated), every
 //             load before the first add, then a shuffle tree per row; blocks
 //             of T threads (Inductor's kernel for rows of 129: RW 4, T 32)
+//   warp2     rows of 100 as Inductor's persistent reduction reads them
+//             (XBLOCK 8, 2 warps): the block's rows interleaved between its
+//             warps or not, 16-byte vectors or scalars, the block's outputs
+//             stored through shared memory or a lane a row (NOTES v1.29)
 // Loads: plain ld.global, ld.global.L1::evict_last (el), ld.global.nc (nc).
 #include <cmath>
 
@@ -270,6 +274,83 @@ __global__ void __launch_bounds__(T) warp_kernel(const float *in, float *out, in
     warp_store<RW, (FLAGS & WARP_LANE0_STORES) != 0>(acc, lane, first, n, out);
 }
 
+// warp2 (rows of 100, Inductor's persistent reduction: XBLOCK 8, 2 warps):
+// a block of T threads (W = T / 32 warps) takes W * RW adjacent rows.
+// INTERLEAVE: warp w takes the block's rows w, w + W, ... (Inductor's);
+// else rows w * RW .. w * RW + RW - 1 (the library's ROWS warp kernel).
+// VEC: lane l loads columns 4l .. 4l + 3 of each row as one 16-byte vector
+// (L a multiple of 4, at most 128); else scalars l, l + 32, ... SMEM: the
+// warps' row sums go through shared memory and the block's first W * RW
+// threads store its W * RW adjacent outputs; else lane r of each warp
+// stores its row r.
+template <int L, int RW, int T, bool VEC, bool INTERLEAVE, bool SMEM>
+__global__ void __launch_bounds__(T) warp2_kernel(const float *in, float *out, int n) {
+    constexpr int W = T / 32, C = VEC ? 1 : (L + 31) / 32, E = VEC ? 4 : 1;
+    static_assert(!VEC || (L % 4 == 0 && L <= 128), "one vector a lane a row");
+    __shared__ float sums[W * RW];
+    const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
+    const int block_first = blockIdx.x * W * RW;
+    int row[RW];
+#pragma unroll
+    for (int r = 0; r < RW; r++)
+        row[r] = block_first + (INTERLEAVE ? w + W * r : w * RW + r);
+    float v[RW][C][E];
+#pragma unroll
+    for (int r = 0; r < RW; r++)
+#pragma unroll
+        for (int c = 0; c < C; c++) {
+            const int col = VEC ? 4 * lane : lane + 32 * c;
+            const bool ok = row[r] < n && col < L;
+            if constexpr (VEC) {
+                const float4 x =
+                    ok ? load4<PLAIN>(in + (size_t)row[r] * L + col) : make_float4(0, 0, 0, 0);
+                v[r][c][0] = x.x;
+                v[r][c][1] = x.y;
+                v[r][c][2] = x.z;
+                v[r][c][3] = x.w;
+            } else {
+                v[r][c][0] = ok ? load1<PLAIN>(in + (size_t)row[r] * L + col) : 0.0f;
+            }
+        }
+    float acc[RW];
+#pragma unroll
+    for (int r = 0; r < RW; r++) {
+        acc[r] = 0.0f;
+#pragma unroll
+        for (int c = 0; c < C; c++)
+#pragma unroll
+            for (int e = 0; e < E; e++)
+                acc[r] += v[r][c][e];
+    }
+#pragma unroll
+    for (int off = 16; off > 0; off /= 2)
+#pragma unroll
+        for (int r = 0; r < RW; r++)
+            acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
+    if (SMEM) {
+        if (lane == 0)
+#pragma unroll
+            for (int r = 0; r < RW; r++)
+                sums[row[r] - block_first] = acc[r];
+        __syncthreads();
+        if (threadIdx.x < W * RW && block_first + (int)threadIdx.x < n)
+            out[block_first + threadIdx.x] = sums[threadIdx.x];
+        return;
+    }
+    if (lane < RW) {
+        float mine = acc[0];
+        int o = row[0];
+#pragma unroll
+        for (int r = 1; r < RW; r++)
+            if (lane == r) {
+                mine = acc[r];
+                o = row[r];
+            }
+        if (o < n)
+            out[o] = mine;
+    }
+}
+
 __global__ void stream_kernel(const float4 *in, float *out, size_t n4) {
     size_t i = (size_t)blockIdx.x * 256 * 4 + threadIdx.x;
     float4 v[4];
@@ -298,6 +379,8 @@ struct Variant {
 #define SCALAR4(L, REP, LD, NAME) {NAME, L, scalar4_kernel<L, REP, LD>, 128, 128 * 4 * REP}
 #define PAIR(VEC, LD, NAME) {NAME, 4, pair_kernel<VEC, LD>, 256, 512}
 #define WARP(L, RW, T, LD, NAME) {NAME, L, warp_kernel<L, RW, T, LD>, T, T / 32 * RW}
+#define WARP2(L, RW, T, VEC, IL, SM, NAME)                                                         \
+    {NAME, L, warp2_kernel<L, RW, T, VEC, IL, SM>, T, T / 32 * RW}
 #define WARPF(L, RW, T, LD, F, NAME) {NAME, L, warp_kernel<L, RW, T, LD, F>, T, T / 32 * RW}
 
 const Variant kVariants[] = {
@@ -346,6 +429,17 @@ const Variant kVariants[] = {
     WARPF(127, 4, 32, PLAIN, WARP_FULL_COLUMNS, "L127 warp RW4 T32 ld full-columns"),
     WARPF(127, 4, 32, PLAIN, WARP_RUNTIME_L, "L127 warp RW4 T32 ld runtime-L"),
     WARP(33, 4, 32, PLAIN, "L33 warp RW4 T32 ld"),
+    WARP(100, 4, 64, PLAIN, "L100 warp RW4 T64 ld (the library's)"),
+    WARP2(100, 4, 64, false, false, false, "L100 warp2 RW4 T64 scalar"),
+    WARP2(100, 4, 64, false, true, false, "L100 warp2 RW4 T64 scalar interleave"),
+    WARP2(100, 4, 64, false, false, true, "L100 warp2 RW4 T64 scalar smem"),
+    WARP2(100, 4, 64, false, true, true, "L100 warp2 RW4 T64 scalar interleave smem"),
+    WARP2(100, 4, 64, true, false, false, "L100 warp2 RW4 T64 vec"),
+    WARP2(100, 4, 64, true, true, false, "L100 warp2 RW4 T64 vec interleave"),
+    WARP2(100, 4, 64, true, false, true, "L100 warp2 RW4 T64 vec smem"),
+    WARP2(100, 4, 64, true, true, true, "L100 warp2 RW4 T64 vec interleave smem (Inductor)"),
+    WARP2(100, 4, 128, true, true, true, "L100 warp2 RW4 T128 vec interleave smem"),
+    WARP2(100, 4, 128, false, true, true, "L100 warp2 RW4 T128 scalar interleave smem"),
     WARP(1000, 2, 128, PLAIN, "L1000 warp RW2 T128 ld"),
 };
 
