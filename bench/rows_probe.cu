@@ -200,16 +200,21 @@ __global__ void __launch_bounds__(128) scalar4_kernel(const float *in, float *ou
 enum WarpFlags { WARP_RUNTIME_L = 1, WARP_LANE0_STORES = 2, WARP_FULL_COLUMNS = 4 };
 __constant__ int c_row_length;
 
-// The warp's RW row sums (acc: each lane's partials) out: a butterfly a
-// row, then lane r stores row r, or lane 0 every row (LANE0).
-template <int RW, bool LANE0>
-__device__ __forceinline__ void warp_store(float (&acc)[RW], int lane, int first, int n,
-                                           float *out) {
+// A butterfly a row: every lane ends with each of the RW row sums.
+template <int RW> __device__ __forceinline__ void warp_butterfly(float (&acc)[RW]) {
 #pragma unroll
     for (int off = 16; off > 0; off /= 2)
 #pragma unroll
         for (int r = 0; r < RW; r++)
             acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
+}
+
+// The warp's RW row sums (acc: each lane's partials) out: a butterfly a
+// row, then lane r stores row r, or lane 0 every row (LANE0).
+template <int RW, bool LANE0>
+__device__ __forceinline__ void warp_store(float (&acc)[RW], int lane, int first, int n,
+                                           float *out) {
+    warp_butterfly<RW>(acc);
     if (LANE0) {
         if (lane == 0)
 #pragma unroll
@@ -322,11 +327,7 @@ __global__ void __launch_bounds__(T) warp2_kernel(const float *in, float *out, i
             for (int e = 0; e < E; e++)
                 acc[r] += v[r][c][e];
     }
-#pragma unroll
-    for (int off = 16; off > 0; off /= 2)
-#pragma unroll
-        for (int r = 0; r < RW; r++)
-            acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
+    warp_butterfly<RW>(acc);
     if (SMEM) {
         if (lane == 0)
 #pragma unroll
