@@ -381,7 +381,8 @@ static bool rows_cols(const rt__iter *it, const rt__op_traits *op, const rt__dev
                       unsigned kinds_off, rt__launch_config *c) {
     const int64_t elem = op->input_size;
     const int64_t width = RT__ROWS_COLS_WIDTH, lanes = RT__ROWS_COLS_LANES;
-    if (!op->col_thread || (kinds_off & RT__RULE_OFF_ROWS_COLS) || !rt__config_h100_class(dev))
+    if (!op->col_thread || (kinds_off & RT__RULE_OFF_ROWS_COLS) || !rt__config_h100_class(dev) ||
+        dev->warp_size != 32)
         return false;
     if (it->ndim != 2 || it->num_reduce_dims != 1 || it->strides[RT__ITER_IN][1] != elem)
         return false;
@@ -408,7 +409,7 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, unsigned kinds_off,
                            rt__launch_config *cfg) {
     const int64_t elem = op->input_size;
-    if (dev->warp_size == 32 && rows_cols(it, op, dev, kinds_off, cfg))
+    if (rows_cols(it, op, dev, kinds_off, cfg))
         return true;
     if (it->num_reduce_dims != 1 || it->strides[RT__ITER_IN][0] != elem)
         return false;
