@@ -275,6 +275,16 @@ static inline int case_plan_gbps(rt_context *ctx, int gbps) {
     return had;
 }
 
+/* Makes ctx plan as on a GPU of sms SMs (its props' num_sms), so that a
+   rule with a floor in blocks a SM takes a small case; returns the count
+   it planned with before, to restore. */
+static inline int case_plan_sms(rt_context *ctx, int sms) {
+    rt__device_props *props = &ctx->cuda->props;
+    const int had = props->num_sms;
+    props->num_sms = sms;
+    return had;
+}
+
 /* The problem, iteration space and launch configuration case c gets on
    ctx under policy (one piece): the same validation, iter and config the
    executor computes. */
