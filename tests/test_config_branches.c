@@ -680,10 +680,11 @@ static void test_tuned_rows_block(void **state) {
                      RT__KERNEL_GENERAL);
 }
 
-/* Sums and means of aligned rows that one batch of 4 vectors a thread
-   covers exactly take twice the threads at 2 vectors (tuned_rows.c
-   row_block_wide), up to 512, on H100-class GPUs (the model H100); other
-   ops, misaligned rows, partial batches, rows already on 512 threads, the
+/* Sums, means, var and std of aligned rows that one batch of 4 vectors a
+   thread covers exactly take twice the threads at 2 vectors (tuned_rows.c
+   row_block_wide), up to 512, on H100-class GPUs (the model H100), var and
+   std in two passes; other ops, misaligned rows, partial batches, rows
+   already on 512 threads, the
    model H200 (4915 GB/s) and unknown bandwidth keep the base rule; so does
    the rule's off switch. The 4-wave floor counts the wide blocks: 4 of 512
    a SM, 2112 rows. */
@@ -698,8 +699,32 @@ static void test_tuned_row_block_wide(void **state) {
     expect_rows_block_on(&h100, 4096, 2112, RT_OP_SUM, RT_F32, 512, 2, false);
     assert_int_equal(rows_config_on(&h100, 4096, 4096, 2111, RT_OP_SUM, RT_F32, 0).kernel,
                      RT__KERNEL_GENERAL);
+    /* var and std in two passes over the wide blocks, 16-bit rows too (4
+       vectors of 16-bit values a thread have no two-pass kernel; 2 do). */
+    const struct {
+        int64_t len;
+        rt_op op;
+        rt_dtype dt;
+        int threads;
+    } two_pass[] = {{4096, RT_OP_VAR, RT_F32, 512}, {4096, RT_OP_STD, RT_F32, 512},
+                    {2048, RT_OP_VAR, RT_F32, 256}, {4096, RT_OP_VAR, RT_BF16, 256},
+                    {4096, RT_OP_STD, RT_F16, 256}};
+    for (size_t i = 0; i < sizeof two_pass / sizeof two_pass[0]; i++) {
+        expect_rows_block_on(&h100, two_pass[i].len, 32768, two_pass[i].op, two_pass[i].dt,
+                             two_pass[i].threads, 2, false);
+        assert_true(rows_config_on(&h100, two_pass[i].len, two_pass[i].len, 32768, two_pass[i].op,
+                                   two_pass[i].dt, 0)
+                        .rows_two_pass);
+    }
+    /* Turned off, 16-bit var keeps Welford's folds on 128 x 4. */
+    rt__launch_config w = rows_config_on(&h100, 4096, 4096, 32768, RT_OP_VAR, RT_BF16,
+                                         RT__RULE_OFF_ROW_BLOCK_WIDE);
+    assert_int_equal(w.block[0], 128);
+    assert_int_equal(w.rows_in_flight, 4);
+    assert_false(w.rows_two_pass);
     /* Already 512 threads (f64 rows of 4096: 2048 vectors), other ops. */
     expect_rows_block_on(&h100, 4096, 16384, RT_OP_SUM, RT_F64, 512, 4, false);
+    expect_rows_block_on(&h100, 4096, 16384, RT_OP_VAR, RT_F64, 512, 4, false);
     expect_rows_block_on(&h100, 4096, 32768, RT_OP_MAX, RT_F32, 256, 4, false);
     expect_rows_block_on(&h100, 4096, 32768, RT_OP_PROD, RT_F32, 256, 4, false);
     expect_rows_block_on(&h100, 4096, 32768, RT_OP_ARGMAX, RT_F32, 256, 4, false);
@@ -1360,9 +1385,10 @@ static void test_tuned_uncapped_split(void **state) {
     assert_dims3(c.grid, 128, 2, 1);
 }
 
-/* var and std of aligned rows that one batch covers exactly: two block
-   sums over registers (rows_two_pass), on the base shape (not the wide
-   blocks); not for partial batches, misaligned rows, 4 vectors of 16-bit
+/* var and std of aligned rows that one batch covers exactly: two passes
+   over registers and one block reduction (rows_two_pass), on the model
+   H200's base shapes (test_tuned_row_block_wide has the H100's wide
+   ones); not for partial batches, misaligned rows, 4 vectors of 16-bit
    values a thread, other ops, or with the switch off. */
 static void expect_two_pass(int64_t len, rt_op op, rt_dtype dt, int threads, int loads,
                             bool two_pass) {

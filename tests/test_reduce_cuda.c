@@ -269,16 +269,18 @@ typedef struct rows_case {
     double param;
     int kind, vec; /* what the TUNED config must be: ROWS_DIRECT/TILE/SHORT/BLOCK/PAIR/WARP/
                       TWO_PASS (a block a row, var/std in two passes)/WIDE (a block a row,
-                      2 vectors a thread: the wide blocks), vector loads */
+                      2 vectors a thread: the wide blocks)/TWO_PASS_WIDE (both), vector
+                      loads */
 } rows_case;
 
-/* WIDE and HALF_TILE (the tile at two lanes a row of 128 bytes) are
-   H100-class paths: their cases plan as on an H100 whatever the GPU
-   (H100_CLASS_TEST_GBPS). WARP cases plan as on an H100 (one or two warps
-   a block by length) and again as on an H200 (two or more at every
-   length). */
+/* WIDE, TWO_PASS_WIDE and HALF_TILE (the tile at two lanes a row of 128
+   bytes) are H100-class paths: their cases plan as on an H100 whatever the
+   GPU (H100_CLASS_TEST_GBPS); TWO_PASS cases plan as on an H200
+   (H200_TEST_GBPS), so that they keep the base shapes on an H100 too. WARP
+   cases plan as on an H100 (one or two warps a block by length) and again
+   as on an H200 (two or more at every length). */
 enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT, ROWS_BLOCK, ROWS_PAIR, ROWS_WARP, ROWS_TWO_PASS,
-       ROWS_WIDE, ROWS_HALF_TILE };
+       ROWS_WIDE, ROWS_HALF_TILE, ROWS_TWO_PASS_WIDE };
 
 /* n rows of len elements, pitch apart (pitch > len: a slice), reduced over
    the last dim; outer > 1 adds a kept dim whose stride is not n * pitch
@@ -423,9 +425,12 @@ static const rows_case k_rows[] = {
      false, false, 0, ROWS_BLOCK, 1},
     {"block var, L=3000, misaligned", RT_OP_VAR, RT_F32, RT_F32, 1, 4500, 3000, 3000, 2, false, false,
      1, ROWS_BLOCK, 1},
-    /* var and std of aligned rows one batch covers exactly: two block sums
-       over registers (tuned_rows.c two_pass); 4 waves of blocks need 4224
-       rows of 256 threads, 2112 of 512, 8448 of 128. */
+    /* var and std of aligned rows one batch covers exactly: two passes
+       over registers and one block reduction of (mean, m2) pairs
+       (tuned_rows.c two_pass); 4 waves of blocks need 4224 rows of 256
+       threads, 2112 of 512, 8448 of 128. The base shapes (256 x 4, 512 x
+       4 of f64, 128 x 2, 128 x 4), then the wide blocks (512 x 2, 256 x 2)
+       that H100-class GPUs take, 16-bit values in two passes among them. */
     {"block two-pass f32 var, L=4096", RT_OP_VAR, RT_F32, RT_F32, 1, 4300, 4096, 4096, 0, false,
      false, 1, ROWS_TWO_PASS, 1},
     {"block two-pass f64 std keepdim, L=4096", RT_OP_STD, RT_F64, RT_F64, 1, 2200, 4096, 4096, 0,
@@ -434,6 +439,12 @@ static const rows_case k_rows[] = {
      false, 1, ROWS_TWO_PASS, 1},
     {"block two-pass f32 std, sliced 2048 of 4096, correction 0", RT_OP_STD, RT_F32, RT_F32, 2, 4300,
      2048, 4096, 0, false, false, 0, ROWS_TWO_PASS, 1},
+    {"block two-pass f32 var, L=4096, wide", RT_OP_VAR, RT_F32, RT_F32, 1, 2200, 4096, 4096, 0,
+     false, false, 1, ROWS_TWO_PASS_WIDE, 1},
+    {"block two-pass f16 std keepdim, L=4096, wide", RT_OP_STD, RT_F16, RT_F16, 1, 4300, 4096, 4096,
+     0, false, true, 1, ROWS_TWO_PASS_WIDE, 1},
+    {"block two-pass f32 std, sliced 2048 of 4096, two kept dims, correction 0, wide", RT_OP_STD,
+     RT_F32, RT_F32, 2, 4300, 2048, 4096, 0, false, false, 0, ROWS_TWO_PASS_WIDE, 1},
     {"block f64 std keepdim, L=4000 (partial batches)", RT_OP_STD, RT_F64, RT_F64, 1, 4300, 4000,
      4000, 0, false, true, 0, ROWS_BLOCK, 1},
     {"block pair argmax, two kept dims, keepdim", RT_OP_ARGMAX, RT_F32, RT_I64, 2, 2200, 2500, 2600,
@@ -521,7 +532,12 @@ static void expect_rows_kind(const rt_case *c, dev_case *d, const rows_case *rc)
                  : cfg.rows_warp  ? ROWS_WARP
                  : cfg.rows_short ? ROWS_SHORT
                  : cfg.rows_block ? (cfg.rows_per_block == 2 ? ROWS_PAIR
-                                     : cfg.rows_two_pass    ? ROWS_TWO_PASS
+                                     : cfg.rows_two_pass
+                                         /* 2 vectors a thread on more than the
+                                            fewest (128) threads: wide */
+                                         ? (cfg.rows_in_flight == 2 && cfg.block[0] >= 256
+                                                ? ROWS_TWO_PASS_WIDE
+                                                : ROWS_TWO_PASS)
                                      : rc->kind == ROWS_WIDE && cfg.rows_in_flight == 2
                                          ? ROWS_WIDE
                                          : ROWS_BLOCK)
@@ -539,9 +555,11 @@ static void test_rows(void **state) {
         const rows_case *rc = &k_rows[i];
         rt_case c;
         make_rows_case(&c, rc, 0x20550000ull + i);
-        const bool h100_path =
-            rc->kind == ROWS_WARP || rc->kind == ROWS_WIDE || rc->kind == ROWS_HALF_TILE;
-        case_plan_gbps(g_gpu, h100_path ? H100_CLASS_TEST_GBPS : own_gbps);
+        const bool h100_path = rc->kind == ROWS_WARP || rc->kind == ROWS_WIDE ||
+                               rc->kind == ROWS_HALF_TILE || rc->kind == ROWS_TWO_PASS_WIDE;
+        case_plan_gbps(g_gpu, h100_path                   ? H100_CLASS_TEST_GBPS
+                              : rc->kind == ROWS_TWO_PASS ? H200_TEST_GBPS
+                                                          : own_gbps);
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
         check_case_gpu(&c, s, rc->name);
         expect_rows_kind(&c, &d, rc);

@@ -96,7 +96,7 @@ rt__op_traits rt__op_traits_for(rt_op op, rt_dtype in, rt_dtype out, bool has_in
     t.row_block_loads = t.indexed && sixteen_bit                   ? 0
                         : op == RT_OP_NORM && p != 2.0 && isfinite(p) ? 2
                                                                        : 4;
-    t.row_block_wide = op == RT_OP_SUM || op == RT_OP_MEAN;
+    t.row_block_wide = op == RT_OP_SUM || op == RT_OP_MEAN || op == RT_OP_VAR || op == RT_OP_STD;
     t.row_two_pass = op == RT_OP_VAR || op == RT_OP_STD;
     t.col_thread = (op == RT_OP_VAR || op == RT_OP_STD) && in == RT_F32;
     t.row_pair_loads = t.acc_size > 16                             ? 0

@@ -29,8 +29,9 @@
  *    enough of them for a few waves: a block of 128-512 threads per row,
  *    each thread loading its (up to) four 16-byte vectors at once (sums
  *    and means of aligned rows on H100-class GPUs: twice the threads at
- *    two vectors; var and std of aligned rows one batch covers exactly:
- *    two block sums over the registers); two rows a block for aligned rows
+ *    two vectors, var and std too; var and std of aligned rows one
+ *    batch covers exactly: two passes over the registers, one block
+ *    reduction); two rows a block for aligned rows
  *    up to 12 KiB that leave a partial batch.
  */
 #include "config_policies.h"
@@ -166,20 +167,34 @@ enum { ROWS_BLOCK_PAIR_MAX_VECS = 768, ROWS_BLOCK_PAIR_MAX_THREADS = 256 };
 
 /* Two passes (var and std, traits row_two_pass; reduce_rows.cuh
    two_pass_row): where one batch covers an aligned row exactly, every
-   value is in registers, so a block sum gives the mean and a second the
-   squared deviations about it, instead of Welford folds and a block
-   reduction of (mean, m2, n) states. H100, [32768,4096] over dim 1,
-   rt_bench, three alternating passes, medians (bench/NOTES.md v1.16, run
-   7), us:
-                  Welford 256 x 4   two passes 256 x 4   two passes 512 x 2
-     var          175.15-175.23     173.73-173.92        182.58-182.88
-     std          175.22-175.25     173.89-173.92        183.76-183.84
-   (sum, the wide 512 x 2: 172.90-173.04.) So two passes on the base
-   shape; the wide blocks stay sums' and means' (two dependent block
-   reductions a row on 4 blocks a SM, not 8). --kinds-off row-two-pass
-   turns it off. */
+   value is in registers, so each thread takes its values' mean and then
+   their squared deviations about it, and one block reduction merges the
+   threads' (mean, m2) pairs by Chan's formula for equal counts, instead
+   of Welford folds and a block reduction of (mean, m2, n) states. H100,
+   [32768,4096] over dim 1, rt_bench, three alternating passes, medians
+   (bench/NOTES.md v1.16 run 7, the first kernel, and v1.30 run 1), us:
+     v1.16      Welford 256 x 4   two block sums 256 x 4   the same, 512 x 2
+       var      175.15-175.23     173.73-173.92            182.58-182.88
+       std      175.22-175.25     173.89-173.92            183.76-183.84
+     v1.30      two block sums 256 x 4   one reduction 256 x 4   512 x 2
+       var      173.89-173.92            173.47-173.57           173.18-173.38
+       std      173.94-173.98            173.41-173.63           173.02-173.25
+   (sum, the wide 512 x 2, v1.30 run 1: 173.02-173.25.) The first kernel
+   summed the block twice (the mean, then the deviations about it), two
+   dependent barriers a row, which lost on the wide blocks; with one
+   reduction var and std cost what the sum does, on the wide blocks
+   (below) too. More rows through the library (v1.30 run 2,
+   bench/var_rows.py, medians of 200, two passes, us; "before" is two
+   block sums, or Welford's folds where marked):
+     f32 var [32768,4096]   173.41-173.62 -> 172.74-172.86 (512 x 2)
+     f32 var [65536,2048]   173.02-173.18 -> 172.54-172.70 (256 x 2)
+     f64 var [16384,4096]   180.35-181.15 -> 173.84-174.00 (512 x 4)
+     bf16 var [65536,2048]  89.31-89.54   -> 88.85-88.96   (256 x 2)
+     f16 var [32768,4096]   96.16-96.83 (Welford, 128 x 4) -> 88.86-88.96 (256 x 2)
+   std the same within 0.1 us. --kinds-off row-two-pass turns it off. */
 
-/* Wide blocks: sums and means (traits row_block_wide) of aligned rows
+/* Wide blocks: sums, means, var and std (traits row_block_wide; var and
+   std since v1.30, TWO_PASS above) of aligned rows
    that one batch of 4 vectors a thread covers exactly take twice the
    threads at 2 vectors each, up to 512: torch.compile's shape for
    [32768,4096] (16 warps, two 16-byte loads a thread a row; its Triton
@@ -195,7 +210,8 @@ enum { ROWS_BLOCK_PAIR_MAX_VECS = 768, ROWS_BLOCK_PAIR_MAX_THREADS = 256 };
    (norm, amax, var, argmax, f64/i64 (already 512 x 4), rows of 1000 and
    the misaligned slice: unchanged, +-0.1%.) v1.7 found 512 x 2 30%
    slower for var, std and argmax, 8% for amax and 6% for the misaligned
-   slice: sums and means only, aligned rows only. On an H200 the wide
+   slice: sums and means only, aligned rows only (var and std joined
+   them with their one-reduction two passes, above). On an H200 the wide
    blocks lost everywhere (H200, rt_bench against --kinds-off
    row-block-wide, two passes, v1.16 run 11, us): f32 sum 122.4-122.5 ->
    119.7-120.0 on 256 x 4, mean 122.4-122.5 -> 119.8, bf16 63.7 -> 63.0,

@@ -26,7 +26,8 @@
  *    then the general kernel's block_x_reduce (Inductor's shape for them);
  *    short ones of these (aligned, whole vectors) two rows a block, one
  *    block_x_reduce for both; var/std of a row one batch covers exactly in
- *    two block sums over the registers (two_pass_row).
+ *    two passes over the registers and one block reduction of (mean, m2)
+ *    pairs (two_pass_row).
  * And one shape for the other side, an outer reduction:
  *  - cols: one strided reduced dim whose outputs are contiguous columns
  *    (var/std of f32 only): a thread a column, 64 columns x 4 row lanes a
@@ -80,20 +81,18 @@ template <typename Op, int V> struct ShortRows {
    18 KiB over 128 threads is one batch (tuned_rows.c ROWS_TILE_BYTES). */
 constexpr int kTileBatch = 9;
 
-/* The sum of every thread's v in a block of whole warps, in every thread:
-   shuffles within each warp, then each thread adds the warps' sums from
-   slots[0 .. blockDim.x / 32) in warp order, so all get the same bits. */
-template <typename F> static __device__ __forceinline__ F block_sum_all(F v, F *slots) {
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1)
-        v += __shfl_xor_sync(0xffffffffu, v, off);
-    if ((threadIdx.x & 31u) == 0)
-        slots[threadIdx.x >> 5] = v;
-    __syncthreads();
-    F s = slots[0];
-    for (uint32_t w = 1; w < (blockDim.x >> 5); w++)
-        s += slots[w];
-    return s;
+/* One step of a butterfly over (mean, m2) states of n values each (Chan's
+   merge of equal counts): this lane's state and that of lane ^ off become
+   their merge, of 2n values. The merged mean is the halved sum and m2 adds
+   (mean difference)^2 * n / 2; every operation is commutative, so both
+   lanes get the same bits. */
+template <typename F>
+static __device__ __forceinline__ void chan_xor(F &mean, F &m2, F n, uint32_t off) {
+    const F mo = __shfl_xor_sync(0xffffffffu, mean, off);
+    const F qo = __shfl_xor_sync(0xffffffffu, m2, off);
+    const F d = mo - mean;
+    mean = (mean + mo) * F(0.5);
+    m2 = (m2 + qo) + d * d * (n * F(0.5));
 }
 
 template <typename Op> struct RowsReducer {
@@ -393,32 +392,35 @@ template <typename Op> struct RowsReducer {
     }
 
     /* var/std of an aligned row that one batch of C vectors a thread
-       covers exactly (the config's rows_two_pass): with every value in
-       registers, one block sum gives the mean and a second the squared
-       deviations about it; thread 0 stores (mean, m2, L) through the
-       op's projection. No Welford folds and no block reduction of
-       16-byte (mean, m2, n) states: H100, var of [32768,4096] over dim 1
-       175.2 -> 173.8 us (tuned_rows.c). smem holds 2 x blockDim.x / 32
-       numbers (the config gives 16 bytes a warp). */
+       covers exactly (the config's rows_two_pass), every value in
+       registers: each thread takes the mean of its K = C * V values (a
+       power of two: an exact scaling), then their squared deviations about
+       it (two passes over registers); a butterfly of Chan's merges of
+       equal counts (chan_xor) combines the warp's states, lane 0 of each
+       warp leaves its (mean, m2) in smem, and warp 0 merges the block's
+       power-of-two count of warps the same way; thread 0 stores (mean, m2,
+       L) through the op's projection. One block reduction of two numbers
+       and one barrier a row: no Welford folds, no 16-byte (mean, m2, n)
+       states, and no second block sum after the mean (tuned_rows.c has
+       the measurements). smem holds 2 x blockDim.x / 32 numbers (the
+       config gives acc_size, 16 or 32 bytes, a warp). */
     template <int C>
     __device__ void two_pass_row(const Packed<S, 16 / (int)sizeof(S)> *vec, char *smem,
                                  uint32_t o) const {
-        constexpr int V = 16 / (int)sizeof(S);
+        constexpr int V = 16 / (int)sizeof(S), K = C * V;
         using F = decltype(A{}.mean);
-        const uint32_t t = threadIdx.x, nt = blockDim.x;
+        const uint32_t t = threadIdx.x, nt = blockDim.x, lane = t & 31u, nw = nt >> 5;
         Packed<S, V> v[C];
 #pragma unroll
         for (int c = 0; c < C; c++)
             v[c] = load_stream(&vec[t + c * nt]);
-        F s = F(0);
+        F mean = F(0);
 #pragma unroll
         for (int c = 0; c < C; c++)
 #pragma unroll
             for (int i = 0; i < V; i++)
-                s += widen(v[c].v[i]);
-        F *slots = reinterpret_cast<F *>(smem);
-        const F n = static_cast<F>(a.num_inputs);
-        const F mean = block_sum_all(s, slots) / n;
+                mean += widen(v[c].v[i]);
+        mean *= F(1) / F(K);
         F m2 = F(0);
 #pragma unroll
         for (int c = 0; c < C; c++)
@@ -427,9 +429,27 @@ template <typename Op> struct RowsReducer {
                 const F d = widen(v[c].v[i]) - mean;
                 m2 += d * d;
             }
-        m2 = block_sum_all(m2, slots + (nt >> 5));
+        F n = F(K); /* values in each of the states a step merges */
+#pragma unroll
+        for (uint32_t off = 1; off < 32; off <<= 1, n *= F(2))
+            chan_xor(mean, m2, n, off);
+        F *slots = reinterpret_cast<F *>(smem);
+        if (lane == 0) {
+            slots[2 * (t >> 5)] = mean;
+            slots[2 * (t >> 5) + 1] = m2;
+        }
+        __syncthreads();
+        if (t >= 32)
+            return;
+        /* Lanes past the last warp reread warp 0's state; with nw a power
+           of two no lane below nw merges with them. */
+        const uint32_t w = lane < nw ? lane : 0;
+        mean = slots[2 * w];
+        m2 = slots[2 * w + 1];
+        for (uint32_t off = 1; off < nw; off <<= 1, n *= F(2))
+            chan_xor(mean, m2, n, off);
         if (t == 0)
-            store(A{mean, m2, n, (int32_t)a.num_inputs}, o);
+            store(A{mean, m2, static_cast<F>(a.num_inputs), (int32_t)a.num_inputs}, o);
     }
 
     /* Rows 2 * blockIdx.x and the next, aligned and of whole vectors, at

@@ -1,0 +1,72 @@
+"""var and std over dim 1 of packed rows through one reduce_tensor build.
+
+Times reduce_tensor (ctypes, rt_ctypes.py) on var and std of [rows, L]
+tensors over dim 1 for several dtypes and row lengths (the ROWS block
+kernel's rows: two passes, wide blocks, Welford's folds), each an event pair
+a call, the median of --reps calls after 10 warm-up calls, fresh torch.rand
+data per case; and checks each result against torch in float64 (the largest
+relative error is printed, not judged). For an A/B of builds run it once a
+build, in separate processes (two copies of one soname do not load side by
+side), alternating: bench/NOTES.md v1.30 run 2.
+
+    python3 bench/var_rows.py --lib build/libreduce_tensor.so --tag new
+"""
+import argparse
+import ctypes
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rt_ctypes as rt  # noqa: E402
+
+SHAPES = [("f32", 32768, 4096), ("f32", 65536, 2048), ("bf16", 32768, 4096),
+          ("bf16", 65536, 2048), ("f16", 32768, 4096), ("f64", 16384, 4096)]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--lib", required=True, help="libreduce_tensor.so to load")
+    p.add_argument("--tag", default="rt", help="first column of every line")
+    p.add_argument("--reps", type=int, default=200, help="timed calls a case")
+    opts = p.parse_args()
+    import torch
+
+    lib = rt.Lib(opts.lib)
+    ctx = lib.context(rt.DEVICE_CUDA, 0)
+    tdt = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16,
+           "f64": torch.float64}
+    for dt, rows, length in SHAPES:
+        for op in ("var", "std"):
+            wide = torch.float64 if dt == "f64" else torch.float32
+            x = (torch.rand(rows, length, device="cuda", dtype=wide) * 4 + 7).to(tdt[dt])
+            out = torch.empty(rows, dtype=tdt[dt], device="cuda")
+            tin = rt.make_tensor(x.data_ptr(), dt, [rows, length], [length, 1])
+            tout = rt.make_tensor(out.data_ptr(), dt, [rows], [1])
+            args = lib.make_args(op, tin, [1], False, tout, correction=1.0)
+            ref = ctypes.byref(args)
+
+            def call():
+                lib.check(lib.reduce_ex(ctx, ref), op)
+            call()
+            torch.cuda.synchronize()
+            want = getattr(torch, op)(x.double(), dim=1)
+            err = float(((out.double() - want).abs() / want.abs()).max())
+            for _ in range(10):
+                call()
+            ev = [torch.cuda.Event(enable_timing=True) for _ in range(2 * opts.reps)]
+            for i in range(opts.reps):
+                ev[2 * i].record()
+                call()
+                ev[2 * i + 1].record()
+            torch.cuda.synchronize()
+            us = statistics.median(ev[2 * i].elapsed_time(ev[2 * i + 1]) * 1000
+                                   for i in range(opts.reps))
+            print("%-9s %-5s %-4s [%d,%d] %8.2f us  max rel err %.2e"
+                  % (opts.tag, dt, op, rows, length, us, err))
+            del x, out
+    lib.destroy(ctx)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+/*
+ * The launch check of the CUDA backend (rt__cuda_check_config,
+ * cuda_args.c) on the ROWS block kernel's two-pass var/std rows: host code,
+ * so it runs in every CUDA build, with or without a GPU. The kernel
+ * (reduce_rows.cuh two_pass_row) trusts what the check passes: one exact
+ * batch a row, a row a block, and a power-of-two count of warps for its
+ * butterfly over them.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cuda_args.h"
+#include "rt_test_config.h"
+
+enum { ROWS = 32768 };
+
+/* f32 rows of `len` over dim 1, packed and aligned. */
+static rt__iter rows_of(int64_t len) {
+    const int64_t shape[] = {len, ROWS}, strides[] = {1, len};
+    return rt_test_make_iter(2, 1, shape, strides, 4, 0);
+}
+
+static rt__op_traits var_f32(void) {
+    return rt__op_traits_for(RT_OP_VAR, RT_F32, RT_F32, false, 2.0);
+}
+
+/* TUNED's plan on the model H100: rows of 4096 floats take 512 threads of
+   2 vectors (the wide blocks) in two passes, and the check passes it. */
+static void test_two_pass_planned(void **state) {
+    (void)state;
+    const rt__device_props h100 = rt_test_props_h100();
+    const rt__iter it = rows_of(4096);
+    const rt__launch_config c = rt_test_config_on(&h100, &it, RT_OP_VAR, RT_F32, RT_POLICY_TUNED, 0);
+    assert_int_equal(c.kernel, RT__KERNEL_ROWS);
+    assert_true(c.rows_block);
+    assert_true(c.rows_two_pass);
+    assert_int_equal(c.block[0], 512);
+    assert_int_equal(c.rows_in_flight, 2);
+    const rt__op_traits op = var_f32();
+    assert_int_equal(rt__cuda_check_config(&it, &op, &c), RT_OK);
+}
+
+/* The same plan moved to rows one batch of `threads` x 2 vectors covers
+   exactly: 256 threads (8 warps) pass, 384 (12 warps) do not; neither does
+   a row one batch does not cover. */
+static rt__launch_config moved_to(const rt__launch_config *planned, int threads) {
+    rt__launch_config c = *planned;
+    c.block[0] = threads;
+    c.rows_group = threads;
+    return c;
+}
+
+static void test_two_pass_warps(void **state) {
+    (void)state;
+    const rt__device_props h100 = rt_test_props_h100();
+    const rt__iter wide = rows_of(4096);
+    const rt__launch_config planned =
+        rt_test_config_on(&h100, &wide, RT_OP_VAR, RT_F32, RT_POLICY_TUNED, 0);
+    const rt__op_traits op = var_f32();
+
+    const rt__iter it256 = rows_of(256 * 2 * 4);
+    rt__launch_config c = moved_to(&planned, 256);
+    assert_int_equal(rt__cuda_check_config(&it256, &op, &c), RT_OK);
+
+    const rt__iter it384 = rows_of(384 * 2 * 4);
+    c = moved_to(&planned, 384);
+    assert_int_equal(rt__cuda_check_config(&it384, &op, &c), RT_ERR_INTERNAL);
+    /* Without two passes the block kernel takes 12 warps. */
+    c.rows_two_pass = false;
+    assert_int_equal(rt__cuda_check_config(&it384, &op, &c), RT_OK);
+
+    /* 256 threads on rows of 4096: two batches, not one. */
+    c = moved_to(&planned, 256);
+    assert_int_equal(rt__cuda_check_config(&wide, &op, &c), RT_ERR_INTERNAL);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_pass_planned),
+        cmocka_unit_test(test_two_pass_warps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
