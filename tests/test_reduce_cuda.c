@@ -281,6 +281,9 @@ typedef struct rows_case {
    as on an H200 (two or more at every length). */
 enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT, ROWS_BLOCK, ROWS_PAIR, ROWS_WARP, ROWS_TWO_PASS,
        ROWS_WIDE, ROWS_HALF_TILE, ROWS_TWO_PASS_WIDE };
+/* The SMs the two-pass cases plan with (their rule's floor is 4 waves of
+   blocks). */
+enum { ROWS_TEST_SMS = 4 };
 
 /* n rows of len elements, pitch apart (pitch > len: a slice), reduced over
    the last dim; outer > 1 adds a kept dim whose stride is not n * pitch
@@ -427,24 +430,28 @@ static const rows_case k_rows[] = {
      1, ROWS_BLOCK, 1},
     /* var and std of aligned rows one batch covers exactly: two passes
        over registers and one block reduction of (mean, m2) pairs
-       (tuned_rows.c two_pass); 4 waves of blocks need 4224 rows of 256
-       threads, 2112 of 512, 8448 of 128. The base shapes (256 x 4, 512 x
-       4 of f64, 128 x 2, 128 x 4), then the wide blocks (512 x 2, 256 x 2)
-       that H100-class GPUs take, 16-bit values in two passes among them. */
-    {"block two-pass f32 var, L=4096", RT_OP_VAR, RT_F32, RT_F32, 1, 4300, 4096, 4096, 0, false,
+       (tuned_rows.c two_pass), planned as on a GPU of ROWS_TEST_SMS SMs,
+       where 4 waves of blocks need 128 rows of 256 threads, 64 of 512,
+       256 of 128 (on an H100's 132 SMs 33 times as many: with the wide
+       cases at that size test_reduce_cuda took 105 s there instead of 71,
+       bench/NOTES.md v1.30). The
+       base shapes (256 x 4, 512 x 4 of f64, 128 x 2, 128 x 4), then the
+       wide blocks (512 x 2, 256 x 2) that H100-class GPUs take, 16-bit
+       values in two passes among them. */
+    {"block two-pass f32 var, L=4096", RT_OP_VAR, RT_F32, RT_F32, 1, 300, 4096, 4096, 0, false,
      false, 1, ROWS_TWO_PASS, 1},
-    {"block two-pass f64 std keepdim, L=4096", RT_OP_STD, RT_F64, RT_F64, 1, 2200, 4096, 4096, 0,
+    {"block two-pass f64 std keepdim, L=4096", RT_OP_STD, RT_F64, RT_F64, 1, 150, 4096, 4096, 0,
      false, true, 1, ROWS_TWO_PASS, 1},
-    {"block two-pass bf16 var, L=2048", RT_OP_VAR, RT_BF16, RT_BF16, 1, 8500, 2048, 2048, 0, false,
+    {"block two-pass bf16 var, L=2048", RT_OP_VAR, RT_BF16, RT_BF16, 1, 600, 2048, 2048, 0, false,
      false, 1, ROWS_TWO_PASS, 1},
-    {"block two-pass f32 std, sliced 2048 of 4096, correction 0", RT_OP_STD, RT_F32, RT_F32, 2, 4300,
+    {"block two-pass f32 std, sliced 2048 of 4096, correction 0", RT_OP_STD, RT_F32, RT_F32, 2, 300,
      2048, 4096, 0, false, false, 0, ROWS_TWO_PASS, 1},
-    {"block two-pass f32 var, L=4096, wide", RT_OP_VAR, RT_F32, RT_F32, 1, 2200, 4096, 4096, 0,
+    {"block two-pass f32 var, L=4096, wide", RT_OP_VAR, RT_F32, RT_F32, 1, 150, 4096, 4096, 0,
      false, false, 1, ROWS_TWO_PASS_WIDE, 1},
-    {"block two-pass f16 std keepdim, L=4096, wide", RT_OP_STD, RT_F16, RT_F16, 1, 4300, 4096, 4096,
+    {"block two-pass f16 std keepdim, L=4096, wide", RT_OP_STD, RT_F16, RT_F16, 1, 300, 4096, 4096,
      0, false, true, 1, ROWS_TWO_PASS_WIDE, 1},
     {"block two-pass f32 std, sliced 2048 of 4096, two kept dims, correction 0, wide", RT_OP_STD,
-     RT_F32, RT_F32, 2, 4300, 2048, 4096, 0, false, false, 0, ROWS_TWO_PASS_WIDE, 1},
+     RT_F32, RT_F32, 2, 300, 2048, 4096, 0, false, false, 0, ROWS_TWO_PASS_WIDE, 1},
     {"block f64 std keepdim, L=4000 (partial batches)", RT_OP_STD, RT_F64, RT_F64, 1, 4300, 4000,
      4000, 0, false, true, 0, ROWS_BLOCK, 1},
     {"block pair argmax, two kept dims, keepdim", RT_OP_ARGMAX, RT_F32, RT_I64, 2, 2200, 2500, 2600,
@@ -551,15 +558,18 @@ static void test_rows(void **state) {
     dev_case d;
     memset(&d, 0, sizeof d);
     const int own_gbps = rt__cuda_props(g_gpu)->mem_gbps;
+    const int own_sms = rt__cuda_props(g_gpu)->num_sms;
     for (size_t i = 0; i < sizeof k_rows / sizeof k_rows[0]; i++) {
         const rows_case *rc = &k_rows[i];
         rt_case c;
         make_rows_case(&c, rc, 0x20550000ull + i);
         const bool h100_path = rc->kind == ROWS_WARP || rc->kind == ROWS_WIDE ||
                                rc->kind == ROWS_HALF_TILE || rc->kind == ROWS_TWO_PASS_WIDE;
+        const bool two_pass = rc->kind == ROWS_TWO_PASS || rc->kind == ROWS_TWO_PASS_WIDE;
         case_plan_gbps(g_gpu, h100_path                   ? H100_CLASS_TEST_GBPS
                               : rc->kind == ROWS_TWO_PASS ? H200_TEST_GBPS
                                                           : own_gbps);
+        case_plan_sms(g_gpu, two_pass ? ROWS_TEST_SMS : own_sms);
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
         check_case_gpu(&c, s, rc->name);
         expect_rows_kind(&c, &d, rc);
@@ -573,6 +583,7 @@ static void test_rows(void **state) {
                 fail_msg("%s: one warp a block at the H200's bandwidth", rc->name);
         }
         case_plan_gbps(g_gpu, own_gbps);
+        case_plan_sms(g_gpu, own_sms);
         s = dev_case_run(g_gpu, &c, &d, RT_POLICY_COMPAT, NULL);
         check_case_gpu(&c, s, rc->name);
         rt_case_free(&c);

@@ -57,7 +57,7 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c, int 
            16-byte vectors (one row a block: any row start, the kernel
            reads a scalar head up to the first aligned one; two: aligned
            rows of whole vectors, one batch of them). rt__cuda_shared_bytes
-           gives block_x_reduce its states per warp and row. */
+           gives warps_reduce its states per warp and row. */
         const int rows = c->rows_per_block;
         /* One kind. */
         RT_RETURN_IF(c->rows_tile || c->rows_short || c->rows_warp, RT_ERR_INTERNAL);

@@ -102,16 +102,19 @@ static __device__ __forceinline__ Vec<typename Op::acc_t, OVS> ident_states(cons
    dim_x / 32 slots of smem (rows one after another). The result is in the
    row's lane 0. Two barriers whatever the width (a shared-memory tree
    took one per halving above 32 lanes); the first lets an earlier phase
-   finish reading smem. (The ternary below takes the identity as a value:
-   a named one made the kernels' code differ, nvcc 13.0.) */
-template <typename Op, int OVS>
+   finish reading smem, so a block's first use of smem (Fresh: the ROWS
+   block kernels, a STREAM or TINY block's own chunk) does without it.
+   (The ternary below takes the identity as a value: a named one made the
+   kernels' code differ, nvcc 13.0.) */
+template <typename Op, int OVS, bool Fresh = false>
 static __device__ __forceinline__ Vec<typename Op::acc_t, OVS>
 warps_reduce(const Op &op, Vec<typename Op::acc_t, OVS> value, uint32_t tx, uint32_t dim_x,
              char *smem, uint32_t row) {
     const uint32_t lane = tx & 31u, warp = tx >> 5, nw = dim_x >> 5;
     value = warp_reduce(op, value, lane, 32, 0xffffffffu);
     auto *shared = reinterpret_cast<Vec<typename Op::acc_t, OVS> *>(smem) + row * nw;
-    __syncthreads();
+    if constexpr (!Fresh)
+        __syncthreads();
     if (lane == 0)
         shared[warp] = value;
     __syncthreads();

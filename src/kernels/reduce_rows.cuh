@@ -23,9 +23,10 @@
  *    output: coalesced loads and stores for any L, odd ones too.
  *  - block: rows of more than 2 KiB, a block of up to 512 threads per row,
  *    each thread C (1, 2, 4) aligned 16-byte vectors of the row at once,
- *    then the general kernel's block_x_reduce (Inductor's shape for them);
- *    short ones of these (aligned, whole vectors) two rows a block, one
- *    block_x_reduce for both; var/std of a row one batch covers exactly in
+ *    then the general kernel's warps_reduce, without the barrier before
+ *    it (a block's first use of smem; Inductor's shape for them); short
+ *    ones of these (aligned, whole vectors) two rows a block, one
+ *    warps_reduce for both; var/std of a row one batch covers exactly in
  *    two passes over the registers and one block reduction of (mean, m2)
  *    pairs (two_pass_row).
  * And one shape for the other side, an outer reduction:
@@ -386,7 +387,7 @@ template <typename Op> struct RowsReducer {
             fold_vector(op, acc, load_stream(&vec[j]), head + j * V, 0);
         Vec<A, 1> r;
         r.v[0] = acc[0];
-        r = body.block_x_reduce(r, smem);
+        r = warps_reduce<Op, 1, true>(op, r, t, nt, smem, 0); /* smem's first use */
         if (t == 0)
             body.store(r, o);
     }
@@ -455,7 +456,7 @@ template <typename Op> struct RowsReducer {
     /* Rows 2 * blockIdx.x and the next, aligned and of whole vectors, at
        most C * nt of them (the config's rows_per_block 2): every thread
        loads its up to C vectors of both rows in one guarded batch before
-       any fold, and one block_x_reduce combines the two states at once, so
+       any fold, and one warps_reduce combines the two states at once, so
        a block's barriers and shuffles serve two rows. H100,
        [67108,1000] f32 sum dim 1: 99.2 -> 90.1 us (bench/NOTES.md v1.8). */
     template <int C> __device__ void block_row_pair(char *smem) const {
@@ -488,7 +489,7 @@ template <typename Op> struct RowsReducer {
 #pragma unroll
         for (int r = 0; r < R; r++)
             both.v[r] = acc[r][0];
-        both = Reducer<Op, R>(a).block_x_reduce(both, smem);
+        both = warps_reduce<Op, R, true>(op, both, t, nt, smem, 0); /* smem's first use */
         if (t == 0)
 #pragma unroll
             for (int r = 0; r < R; r++)

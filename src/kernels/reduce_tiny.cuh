@@ -145,15 +145,16 @@ template <typename Op> struct TinyReducer {
         return acc[0];
     }
 
-    /* The block's states into thread 0. */
-    __device__ Vec<A, 1> block_reduce(A value) const {
+    /* The block's states into thread 0; Fresh: the block's first use of
+       smem (warps_reduce). */
+    template <bool Fresh> __device__ Vec<A, 1> block_reduce(A value) const {
         __shared__ __align__(16) char smem[RT__STREAM_THREADS / 32 * sizeof(Vec<A, 1>)];
         Vec<A, 1> v;
         v.v[0] = value;
         /* One warp: shuffles alone, no barrier. */
         if (blockDim.x == 32)
             return warp_reduce(op, v, threadIdx.x, 32, 0xffffffffu);
-        return warps_reduce(op, v, threadIdx.x, blockDim.x, smem, 0);
+        return warps_reduce<Op, 1, Fresh>(op, v, threadIdx.x, blockDim.x, smem, 0);
     }
 
     __device__ void finish(A value) const {
@@ -166,7 +167,7 @@ template <typename Op> struct TinyReducer {
         const uint32_t nvec = (a.num_inputs - vector_head<Op::input_vec>(
                                                   reinterpret_cast<const S *>(a.in), a.num_inputs)) /
                               Op::input_vec;
-        const Vec<A, 1> v = block_reduce(thread_reduce<false>(0, nvec, true));
+        const Vec<A, 1> v = block_reduce<true>(thread_reduce<false>(0, nvec, true));
         if (threadIdx.x == 0)
             finish(v.v[0]);
     }
@@ -182,7 +183,7 @@ template <typename Op> struct TinyReducer {
         const uint64_t begin = (uint64_t)b * a.chunk, end = begin + a.chunk;
         const uint32_t vbegin = begin < nvec ? (uint32_t)begin : nvec;
         const uint32_t vend = end < nvec ? (uint32_t)end : nvec;
-        Vec<A, 1> v = block_reduce(thread_reduce<true>(vbegin, vend, b == 0));
+        Vec<A, 1> v = block_reduce<true>(thread_reduce<true>(vbegin, vend, b == 0));
         if (gridDim.x == 1) {
             if (threadIdx.x == 0)
                 finish(v.v[0]);
@@ -256,7 +257,7 @@ template <typename Op> struct TinyReducer {
         }
         for (uint32_t c = npack * P + t; c < nb; c += nt)
             acc = op.combine(acc, load_cg(&staging[c]));
-        v = block_reduce(acc);
+        v = block_reduce<false>(acc);
         if (threadIdx.x == 0)
             finish(v.v[0]);
     }
