@@ -30,7 +30,7 @@ static const char usage[] =
     "                   stream, rows: their cases run on the general kernel (A/B);\n"
     "                   outer-tiles turns TUNED rule 9 off (outer tiles of 16 x 8),\n"
     "                   rows-warp the ROWS warp kernel (rows of 97-160 elements),\n"
-    "                   row-block-wide the block kernel's 512 x 2 rows of sums,\n"
+    "                   row-block-wide the block kernel's wide rows (2 vectors a thread),\n"
     "                   outer-tall TUNED rule 10 (tall outer blocks of 16 x 32),\n"
     "                   outer-wave rule 11 (a wave of outer tiles of 32 x 16),\n"
     "                   row-two-pass the block kernel's two-pass var/std rows,\n"
