@@ -10,6 +10,8 @@ build, in separate processes (two copies of one soname do not load side by
 side), alternating: bench/NOTES.md v1.30 run 2.
 
     python3 bench/var_rows.py --lib build/libreduce_tensor.so --tag new
+    python3 bench/var_rows.py --lib build/libreduce_tensor.so --ops var,sum \
+        --shapes f32:32768x3000,f64:33554x1000
 """
 import argparse
 import ctypes
@@ -29,15 +31,26 @@ def main():
     p.add_argument("--lib", required=True, help="libreduce_tensor.so to load")
     p.add_argument("--tag", default="rt", help="first column of every line")
     p.add_argument("--reps", type=int, default=200, help="timed calls a case")
+    p.add_argument("--shapes", default="",
+                   help="comma list of DTYPE:ROWSxL (default: the six of v1.30 run 2)")
+    p.add_argument("--ops", default="var,std",
+                   help="comma list of ops over dim 1 (var, std, sum, mean, ...)")
     opts = p.parse_args()
+    shapes = SHAPES
+    if opts.shapes:
+        shapes = []
+        for item in opts.shapes.split(","):
+            dt, dims = item.split(":")
+            rows, length = dims.split("x")
+            shapes.append((dt, int(rows), int(length)))
     import torch
 
     lib = rt.Lib(opts.lib)
     ctx = lib.context(rt.DEVICE_CUDA, 0)
     tdt = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16,
            "f64": torch.float64}
-    for dt, rows, length in SHAPES:
-        for op in ("var", "std"):
+    for dt, rows, length in shapes:
+        for op in opts.ops.split(","):
             wide = torch.float64 if dt == "f64" else torch.float32
             x = (torch.rand(rows, length, device="cuda", dtype=wide) * 4 + 7).to(tdt[dt])
             out = torch.empty(rows, dtype=tdt[dt], device="cuda")
