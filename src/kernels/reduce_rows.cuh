@@ -342,7 +342,7 @@ template <typename Op> struct RowsReducer {
     /* Row blockIdx.x, read by the block's nt threads in aligned 16-byte
        vectors (scalar head and tail): thread t loads vectors t, t + nt,
        ..., C of them before any fold (a whole row in one batch when it has
-       C * nt vectors), a partial batch one vector at a time; then the
+       C * nt vectors), a partial batch guarded, also at once; then the
        warps' shuffles and one exchange through shared memory. One state
        per thread: the lockstep states of the general kernel (min(V, vt0))
        made bf16 sums spill under the 32-register bound with C = 2. The
@@ -383,8 +383,28 @@ template <typename Op> struct RowsReducer {
             for (int c = 0; c < C; c++)
                 fold_vector(op, acc, v[c], head + (j + c * nt) * V, 0);
         }
-        for (; j < nvec; j += nt)
-            fold_vector(op, acc, load_stream(&vec[j]), head + j * V, 0);
+        /* The partial batch: what is left of this thread's vectors lies
+           below j + (C - 1) * nt, so for 4- and 8-byte elements one guarded
+           batch loads it all at once (one at a time, each load waited on
+           before the next, rows of 5000-6000 floats took 20% longer as
+           var than as sums and f64 rows of 4000 79%, H100, bench/NOTES.md
+           v1.30). Byte and 16-bit elements keep one at a time: their
+           widened values spilled 8-168 bytes under the 32-register bound
+           with C = 4 (-Xptxas -v, sm_90). */
+        if constexpr (sizeof(S) < 4) {
+            for (; j < nvec; j += nt)
+                fold_vector(op, acc, load_stream(&vec[j]), head + j * V, 0);
+        } else if (j < nvec) {
+            Load v[C];
+#pragma unroll
+            for (int c = 0; c < C; c++)
+                if (j + c * nt < nvec)
+                    v[c] = load_stream(&vec[j + c * nt]);
+#pragma unroll
+            for (int c = 0; c < C; c++)
+                if (j + c * nt < nvec)
+                    fold_vector(op, acc, v[c], head + (j + c * nt) * V, 0);
+        }
         Vec<A, 1> r;
         r.v[0] = acc[0];
         r = warps_reduce<Op, 1, true>(op, r, t, nt, smem, 0); /* smem's first use */
