@@ -627,6 +627,12 @@ static void test_tuned_rows_block(void **state) {
     expect_rows_block(4000, 67108, RT_OP_ANY, RT_BOOL, 128, 2, true);
     /* The longest row one batch covers: 2048 vectors (32 KiB). */
     expect_rows_block(8192, 4096, RT_OP_SUM, RT_F32, 512, 4, false);
+    /* 5000 floats (1250 vectors) and f64 rows of 4000 (2000): 512 x 4
+       slots, no whole batch for any thread of the first, some of the
+       second; the kernel loads each partial batch at once (guarded). */
+    expect_rows_block(5000, 16384, RT_OP_SUM, RT_F32, 512, 4, false);
+    expect_rows_block(5000, 16384, RT_OP_VAR, RT_F32, 512, 4, false);
+    expect_rows_block(4000, 16384, RT_OP_SUM, RT_F64, 512, 4, false);
     /* Misaligned rows (base 4 bytes past a vector) keep a row a block. */
     {
         int64_t shape[] = {1000, 67108}, strides[] = {1, 1000};

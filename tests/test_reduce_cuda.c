@@ -454,6 +454,10 @@ static const rows_case k_rows[] = {
      RT_F32, RT_F32, 2, 300, 2048, 4096, 0, false, false, 0, ROWS_TWO_PASS_WIDE, 1},
     {"block f64 std keepdim, L=4000 (partial batches)", RT_OP_STD, RT_F64, RT_F64, 1, 4300, 4000,
      4000, 0, false, true, 0, ROWS_BLOCK, 1},
+    /* 1250 vectors over 512 x 4 slots: every thread a partial batch of 2
+       or 3 vectors, loaded at once (guarded); 2112 rows make 4 waves. */
+    {"block f32 var, L=5000 (a partial batch a thread)", RT_OP_VAR, RT_F32, RT_F32, 1, 2200, 5000,
+     5000, 0, false, false, 1, ROWS_BLOCK, 1},
     {"block pair argmax, two kept dims, keepdim", RT_OP_ARGMAX, RT_F32, RT_I64, 2, 2200, 2500, 2600,
      0, false, true, 0, ROWS_PAIR, 1},
     {"block i32 max with indices, L=2049", RT_OP_MAX, RT_I32, RT_I32, 1, 9000, 2049, 2049, 1, true,
