@@ -268,21 +268,30 @@ template <typename S> struct WelfordOp {
             acc = fold_batch<B>(acc, p.v + b);
         return acc;
     }
-    /* Elements x[0 .. B-1]: their own mean and m2, merged into acc. The
-       batch mean multiplies by 1/B where B is a power of two (exact), and
-       divides by B otherwise (the ROWS column kernel's 12). */
-    template <int B> __device__ acc_t fold_batch(acc_t acc, const S *x) const {
-        A s = widen(x[0]);
+    /* The mean and m2 of B elements on their own, x(i) the i-th, in two
+       passes (their sum, then their squared deviations about the mean):
+       fold_batch's batches and the ROWS two-pass rows' thread values
+       (reduce_rows.cuh two_pass_row). The mean multiplies by 1/B where B
+       is a power of two (exact), and divides by B otherwise (the ROWS
+       column kernel's 12). */
+    template <int B, typename At> __device__ void moments(At x, A &mean, A &m2) const {
+        A s = widen(x(0));
 #pragma unroll
         for (int i = 1; i < B; i++)
-            s += widen(x[i]);
-        const A mb = (B & (B - 1)) == 0 ? s * (A(1) / A(B)) : s / A(B);
-        A m2b = A(0);
+            s += widen(x(i));
+        mean = (B & (B - 1)) == 0 ? s * (A(1) / A(B)) : s / A(B);
+        m2 = A(0);
 #pragma unroll
         for (int i = 0; i < B; i++) {
-            const A d = widen(x[i]) - mb;
-            m2b += d * d;
+            const A d = widen(x(i)) - mean;
+            m2 += d * d;
         }
+    }
+    /* Elements x[0 .. B-1]: their own mean and m2 (moments), merged into
+       acc by Chan's formula. */
+    template <int B> __device__ acc_t fold_batch(acc_t acc, const S *x) const {
+        A mb, m2b;
+        moments<B>([x](int i) { return x[i]; }, mb, m2b);
         const int32_t n = acc.n + B;
         const A nf = static_cast<A>(n);
         const A delta = mb - acc.mean;

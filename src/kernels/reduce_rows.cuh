@@ -416,11 +416,11 @@ template <typename Op> struct RowsReducer {
        covers exactly (the config's rows_two_pass), every value in
        registers: each thread takes the mean of its K = C * V values (a
        power of two: an exact scaling), then their squared deviations about
-       it (two passes over registers); a butterfly of Chan's merges of
-       equal counts (chan_xor) combines the warp's states, lane 0 of each
-       warp leaves its (mean, m2) in smem, and warp 0 merges the block's
-       power-of-two count of warps the same way; thread 0 stores (mean, m2,
-       L) through the op's projection. One block reduction of two numbers
+       it (two passes over registers, Op::moments); a butterfly of Chan's
+       merges of equal counts (chan_xor) combines the warp's states, lane 0
+       of each warp leaves its (mean, m2) in smem, and warp 0 merges the
+       block's power-of-two count of warps the same way; thread 0 stores
+       (mean, m2, L) through the op's projection. One block reduction of two numbers
        and one barrier a row: no Welford folds, no 16-byte (mean, m2, n)
        states, and no second block sum after the mean (tuned_rows.c has
        the measurements). smem holds 2 x blockDim.x / 32 numbers (the
@@ -435,21 +435,8 @@ template <typename Op> struct RowsReducer {
 #pragma unroll
         for (int c = 0; c < C; c++)
             v[c] = load_stream(&vec[t + c * nt]);
-        F mean = F(0);
-#pragma unroll
-        for (int c = 0; c < C; c++)
-#pragma unroll
-            for (int i = 0; i < V; i++)
-                mean += widen(v[c].v[i]);
-        mean *= F(1) / F(K);
-        F m2 = F(0);
-#pragma unroll
-        for (int c = 0; c < C; c++)
-#pragma unroll
-            for (int i = 0; i < V; i++) {
-                const F d = widen(v[c].v[i]) - mean;
-                m2 += d * d;
-            }
+        F mean, m2;
+        op.template moments<K>([&v](int i) { return v[i / V].v[i % V]; }, mean, m2);
         F n = F(K); /* values in each of the states a step merges */
 #pragma unroll
         for (uint32_t off = 1; off < 32; off <<= 1, n *= F(2))
