@@ -275,6 +275,11 @@ static inline int case_plan_gbps(rt_context *ctx, int gbps) {
     return had;
 }
 
+/* The SMs of the small GPU that cases of rules with a floor in blocks a
+   SM plan on (case_plan_sms): the ROWS column kernel's and the two-pass
+   rows' cases. */
+enum { SMALL_GPU_TEST_SMS = 4 };
+
 /* Makes ctx plan as on a GPU of sms SMs (its props' num_sms), so that a
    rule with a floor in blocks a SM takes a small case; returns the count
    it planned with before, to restore. */

@@ -281,9 +281,6 @@ typedef struct rows_case {
    as on an H200 (two or more at every length). */
 enum { ROWS_DIRECT, ROWS_TILE, ROWS_SHORT, ROWS_BLOCK, ROWS_PAIR, ROWS_WARP, ROWS_TWO_PASS,
        ROWS_WIDE, ROWS_HALF_TILE, ROWS_TWO_PASS_WIDE };
-/* The SMs the two-pass cases plan with (their rule's floor is 4 waves of
-   blocks). */
-enum { ROWS_TEST_SMS = 4 };
 
 /* n rows of len elements, pitch apart (pitch > len: a slice), reduced over
    the last dim; outer > 1 adds a kept dim whose stride is not n * pitch
@@ -430,14 +427,13 @@ static const rows_case k_rows[] = {
      1, ROWS_BLOCK, 1},
     /* var and std of aligned rows one batch covers exactly: two passes
        over registers and one block reduction of (mean, m2) pairs
-       (tuned_rows.c two_pass), planned as on a GPU of ROWS_TEST_SMS SMs,
-       where 4 waves of blocks need 128 rows of 256 threads, 64 of 512,
-       256 of 128 (on an H100's 132 SMs 33 times as many: with the wide
-       cases at that size test_reduce_cuda took 105 s there instead of 71,
-       bench/NOTES.md v1.30). The
-       base shapes (256 x 4, 512 x 4 of f64, 128 x 2, 128 x 4), then the
-       wide blocks (512 x 2, 256 x 2) that H100-class GPUs take, 16-bit
-       values in two passes among them. */
+       (tuned_rows.c two_pass), planned as on a GPU of SMALL_GPU_TEST_SMS
+       SMs, where 4 waves of blocks need 128 rows of 256 threads, 64 of
+       512, 256 of 128 (on an H100's 132 SMs 33 times as many: with the
+       wide cases at that size test_reduce_cuda took 105 s there instead of
+       71, bench/NOTES.md v1.30). The base shapes (256 x 4, 512 x 4 of f64,
+       128 x 2, 128 x 4), then the wide blocks (512 x 2, 256 x 2) that
+       H100-class GPUs take, 16-bit values in two passes among them. */
     {"block two-pass f32 var, L=4096", RT_OP_VAR, RT_F32, RT_F32, 1, 300, 4096, 4096, 0, false,
      false, 1, ROWS_TWO_PASS, 1},
     {"block two-pass f64 std keepdim, L=4096", RT_OP_STD, RT_F64, RT_F64, 1, 150, 4096, 4096, 0,
@@ -573,7 +569,7 @@ static void test_rows(void **state) {
         case_plan_gbps(g_gpu, h100_path                   ? H100_CLASS_TEST_GBPS
                               : rc->kind == ROWS_TWO_PASS ? H200_TEST_GBPS
                                                           : own_gbps);
-        case_plan_sms(g_gpu, two_pass ? ROWS_TEST_SMS : own_sms);
+        case_plan_sms(g_gpu, two_pass ? SMALL_GPU_TEST_SMS : own_sms);
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
         check_case_gpu(&c, s, rc->name);
         expect_rows_kind(&c, &d, rc);
@@ -1176,7 +1172,7 @@ static void test_tuned_paths(void **state) {
 /* var/std of f32 over one strided dim whose outputs are contiguous
    columns (tuned_rows.c rows_cols): a thread a column, 64 x 4 threads a
    block, 12 loads a lane in flight folded as one batch; planned as on an
-   H100-class GPU of COLS_TEST_SMS SMs, so that the rule's floor of 3
+   H100-class GPU of SMALL_GPU_TEST_SMS SMs, so that the rule's floor of 3
    blocks of columns a SM takes 768 columns (on the GPU's own SMs it took
    27000-32768, and these six cases 50 s of test_reduce_cuda's time on an
    H100, bench/NOTES.md v1.29's review). Rows that are not whole batches
@@ -1185,8 +1181,6 @@ static void test_tuned_paths(void **state) {
    dims that coalesce into the columns, std; and cases the rule leaves to
    the general kernel (f16, columns of fewer than 1024 rows). cols: 1 the
    column kernel, 0 not. */
-enum { COLS_TEST_SMS = 4 };
-
 typedef struct cols_case {
     branch_case b;
     int cols;
@@ -1212,7 +1206,7 @@ static void test_cols(void **state) {
     dev_case d;
     memset(&d, 0, sizeof d);
     const int own_gbps = case_plan_gbps(g_gpu, H100_CLASS_TEST_GBPS);
-    const int own_sms = case_plan_sms(g_gpu, COLS_TEST_SMS);
+    const int own_sms = case_plan_sms(g_gpu, SMALL_GPU_TEST_SMS);
     const size_t n = sizeof k_cols / sizeof k_cols[0];
     for (size_t i = 0; i < n; i++) {
         const cols_case *k = &k_cols[i];
