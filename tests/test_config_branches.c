@@ -1391,11 +1391,12 @@ static void test_tuned_uncapped_split(void **state) {
     assert_dims3(c.grid, 128, 2, 1);
 }
 
-/* var and std of aligned rows that one batch covers exactly: two passes
-   over registers and one block reduction (rows_two_pass), on the model
-   H200's base shapes (test_tuned_row_block_wide has the H100's wide
-   ones); not for partial batches, misaligned rows, 4 vectors of 16-bit
-   values a thread, other ops, or with the switch off. */
+/* var and std of aligned rows a row a block: two passes over registers
+   and one block reduction (rows_two_pass), on the model H200's base
+   shapes (test_tuned_row_block_wide has the H100's wide ones), whether one
+   batch covers the row exactly or in part, a row or two a block; not for
+   misaligned rows, 4 vectors of 16-bit values a thread, other ops, or with
+   the switch off. */
 static void expect_two_pass(int64_t len, rt_op op, rt_dtype dt, int threads, int loads,
                             bool two_pass) {
     const rt__launch_config c = rows_config_for(len, 32768, op, dt);
@@ -1416,11 +1417,31 @@ static void test_tuned_row_two_pass(void **state) {
     expect_two_pass(4096, RT_OP_VAR, RT_BF16, 128, 4, false); /* 4 of 16-bit */
     expect_two_pass(4096, RT_OP_SUM, RT_F32, 256, 4, false);
     expect_two_pass(4096, RT_OP_ARGMAX, RT_F32, 256, 4, false);
-    /* A partial batch: 3000 floats, 750 vectors on 256 threads (two rows
-       a block). */
-    const rt__launch_config part = rows_config_for(3000, 32768, RT_OP_VAR, RT_F32);
-    assert_int_equal(part.rows_per_block, 2);
-    assert_false(part.rows_two_pass);
+    /* Partial batches a row a block: 5000 floats (1250 vectors on 512 x
+       4), f64 rows of 4000 (2000 on 512 x 4) and of 1000 (500 on 128 x
+       4: f64 var never pairs), std of 6000 floats (1500 on 512 x 4). */
+    expect_two_pass(5000, RT_OP_VAR, RT_F32, 512, 4, true);
+    expect_two_pass(6000, RT_OP_STD, RT_F32, 512, 4, true);
+    expect_two_pass(4000, RT_OP_VAR, RT_F64, 512, 4, true);
+    expect_two_pass(1000, RT_OP_VAR, RT_F64, 128, 4, true);
+    /* bf16 rows of 3000: 375 vectors, 4 a thread on 128 threads, no
+       two-pass path. */
+    expect_two_pass(3000, RT_OP_VAR, RT_BF16, 128, 4, false);
+    /* Partial batches two rows a block: 3000 floats (750 vectors on 256
+       threads), 1000 (250 on 128 x 2), bf16 rows of 2000 (250 on 128 x
+       2). */
+    static const struct {
+        int64_t len;
+        rt_dtype dt;
+        int threads, loads;
+    } pairs[] = {{3000, RT_F32, 256, 4}, {1000, RT_F32, 128, 2}, {2000, RT_BF16, 128, 2}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        const rt__launch_config part = rows_config_for(pairs[i].len, 32768, RT_OP_VAR, pairs[i].dt);
+        assert_int_equal(part.rows_per_block, 2);
+        assert_int_equal(part.block[0], pairs[i].threads);
+        assert_int_equal(part.rows_in_flight, pairs[i].loads);
+        assert_true(part.rows_two_pass);
+    }
     /* 4096 of 4097 (rows 4 bytes apart): misaligned. */
     int64_t shape[] = {4096, 16384}, misaligned[] = {1, 4097};
     rt__iter m = rt_test_make_iter(2, 1, shape, misaligned, 4, 0);

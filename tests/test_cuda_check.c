@@ -2,9 +2,9 @@
  * The launch check of the CUDA backend (rt__cuda_check_config,
  * cuda_args.c) on the ROWS block kernel's two-pass var/std rows: host code,
  * so it runs in every CUDA build, with or without a GPU. The kernel
- * (reduce_rows.cuh two_pass_row) trusts what the check passes: one exact
- * batch a row, a row a block, and a power-of-two count of warps for its
- * butterfly over them.
+ * (reduce_rows.cuh two_pass_rows) trusts what the check passes: aligned rows
+ * of whole vectors that one batch covers (exactly or in part), a row a
+ * block, and a power-of-two count of warps for its butterfly over them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -79,10 +79,32 @@ static void test_two_pass_warps(void **state) {
     assert_int_equal(rt__cuda_check_config(&wide, &op, &c), RT_ERR_INTERNAL);
 }
 
+/* A partial batch: rows of 5000 floats (1250 vectors) on 512 threads of 4
+   planned in two passes pass; the same plan on rows of 8196 (2049
+   vectors, one past the batch) and on rows not of whole vectors (5002)
+   does not. */
+static void test_two_pass_partial(void **state) {
+    (void)state;
+    const rt__device_props h100 = rt_test_props_h100();
+    const rt__iter it = rows_of(5000);
+    const rt__launch_config c = rt_test_config_on(&h100, &it, RT_OP_VAR, RT_F32, RT_POLICY_TUNED, 0);
+    assert_true(c.rows_block);
+    assert_true(c.rows_two_pass);
+    assert_int_equal(c.block[0], 512);
+    assert_int_equal(c.rows_in_flight, 4);
+    const rt__op_traits op = var_f32();
+    assert_int_equal(rt__cuda_check_config(&it, &op, &c), RT_OK);
+    const rt__iter over = rows_of(8196);
+    assert_int_equal(rt__cuda_check_config(&over, &op, &c), RT_ERR_INTERNAL);
+    const rt__iter ragged = rows_of(5002);
+    assert_int_equal(rt__cuda_check_config(&ragged, &op, &c), RT_ERR_INTERNAL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_pass_planned),
         cmocka_unit_test(test_two_pass_warps),
+        cmocka_unit_test(test_two_pass_partial),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -448,12 +448,19 @@ static const rows_case k_rows[] = {
      0, false, true, 1, ROWS_TWO_PASS_WIDE, 1},
     {"block two-pass f32 std, sliced 2048 of 4096, two kept dims, correction 0, wide", RT_OP_STD,
      RT_F32, RT_F32, 2, 300, 2048, 4096, 0, false, false, 0, ROWS_TWO_PASS_WIDE, 1},
-    {"block f64 std keepdim, L=4000 (partial batches)", RT_OP_STD, RT_F64, RT_F64, 1, 4300, 4000,
-     4000, 0, false, true, 0, ROWS_BLOCK, 1},
-    /* 1250 vectors over 512 x 4 slots: every thread a partial batch of 2
-       or 3 vectors, loaded at once (guarded); 2112 rows make 4 waves. */
-    {"block f32 var, L=5000 (a partial batch a thread)", RT_OP_VAR, RT_F32, RT_F32, 1, 2200, 5000,
-     5000, 0, false, false, 1, ROWS_BLOCK, 1},
+    /* Partial batches in two passes: thread t holds vectors t, t + nt,
+       ... below the row's count, C or C - 1 of them, so the butterfly
+       merges unequal counts where they meet: 2000 f64 vectors over 512 x
+       4 (3 or 4 a thread), 1250 f32 vectors over 512 x 4 (2 or 3), 1500
+       of a slice of 6000 of 6004 floats with two kept dims, 500 f64
+       vectors over 128 x 4 (f64 var never pairs). On SMALL_GPU_TEST_SMS
+       SMs 4 waves take 64 rows of 512 threads, 256 of 128. */
+    {"block two-pass f64 std keepdim, L=4000 (partial batches)", RT_OP_STD, RT_F64, RT_F64, 1, 150,
+     4000, 4000, 0, false, true, 0, ROWS_TWO_PASS, 1},
+    {"block two-pass f32 var, L=5000 (a partial batch a thread)", RT_OP_VAR, RT_F32, RT_F32, 1, 100,
+     5000, 5000, 0, false, false, 1, ROWS_TWO_PASS, 1},
+    {"block two-pass f32 std, sliced 6000 of 6004, two kept dims, correction 0", RT_OP_STD, RT_F32,
+     RT_F32, 2, 100, 6000, 6004, 0, false, false, 0, ROWS_TWO_PASS, 1},
     {"block pair argmax, two kept dims, keepdim", RT_OP_ARGMAX, RT_F32, RT_I64, 2, 2200, 2500, 2600,
      0, false, true, 0, ROWS_PAIR, 1},
     {"block i32 max with indices, L=2049", RT_OP_MAX, RT_I32, RT_I32, 1, 9000, 2049, 2049, 1, true,
@@ -490,12 +497,21 @@ static const rows_case k_rows[] = {
      0, ROWS_PAIR, 1},
     {"block pair bool any, L=2400", RT_OP_ANY, RT_BOOL, RT_BOOL, 1, 9001, 2400, 2400, 0, false, false,
      0, ROWS_PAIR, 1},
-    {"block f64 var, L=1000 (a row a block: a 32-byte state)", RT_OP_VAR, RT_F64, RT_F64, 1, 9001,
-     1000, 1000, 0, false, false, 1, ROWS_BLOCK, 1},
+    /* 16-bit values 4 vectors a thread have no two-pass path: Welford's
+       folds, the partial batch one vector at a time (375 vectors over 128
+       x 4). */
+    {"block bf16 var, L=3000 (Welford's folds)", RT_OP_VAR, RT_BF16, RT_BF16, 1, 8500, 3000, 3000,
+     0, false, false, 1, ROWS_BLOCK, 1},
+    {"block two-pass f64 var, L=1000 (a row a block: a 32-byte state)", RT_OP_VAR, RT_F64, RT_F64,
+     1, 300, 1000, 1000, 0, false, false, 1, ROWS_TWO_PASS, 1},
     {"block pair i32 max with indices, two kept dims, keepdim", RT_OP_MAX, RT_I32, RT_I32, 3, 3001,
      1000, 1004, 0, true, true, 0, ROWS_PAIR, 1},
     {"block pair f32 std, L=1500", RT_OP_STD, RT_F32, RT_F32, 1, 8449, 1500, 1500, 0, false, false, 1,
      ROWS_PAIR, 1},
+    /* Two-pass pairs of 16-bit rows (two vectors a thread at most): 250
+       vectors of bf16 over 128 x 2, an odd number of rows. */
+    {"block pair bf16 var keepdim, L=2000, odd rows", RT_OP_VAR, RT_BF16, RT_BF16, 1, 9001, 2000,
+     2000, 0, false, true, 1, ROWS_PAIR, 1},
 };
 
 /* A case of n rows of len elements, pitch apart, in outer blocks of n + 1
@@ -581,6 +597,17 @@ static void test_rows(void **state) {
             /* Two warps a block on 132 SMs; more on a GPU of fewer. */
             if (case_config(g_gpu, &c, &d, RT_POLICY_TUNED).block[0] < 64)
                 fail_msg("%s: one warp a block at the H200's bandwidth", rc->name);
+        }
+        /* var/std in two passes: again with the rule off, Welford's folds
+           on the same blocks (the path 16-bit rows of 4 vectors a thread
+           take). */
+        if (case_config(g_gpu, &c, &d, RT_POLICY_TUNED).rows_two_pass) {
+            assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__RULE_OFF_ROW_TWO_PASS), RT_OK);
+            s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
+            check_case_gpu(&c, s, rc->name);
+            if (case_config(g_gpu, &c, &d, RT_POLICY_TUNED).rows_two_pass)
+                fail_msg("%s: two passes with the rule off", rc->name);
+            assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
         }
         case_plan_gbps(g_gpu, own_gbps);
         case_plan_sms(g_gpu, own_sms);

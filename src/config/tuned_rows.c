@@ -29,10 +29,10 @@
  *    enough of them for a few waves: a block of 128-512 threads per row,
  *    each thread loading its (up to) four 16-byte vectors at once (sums
  *    and means of aligned rows on H100-class GPUs: twice the threads at
- *    two vectors, var and std too; var and std of aligned rows one
- *    batch covers exactly: two passes over the registers, one block
- *    reduction); two rows a block for aligned rows
- *    up to 12 KiB that leave a partial batch.
+ *    two vectors, var and std too; var and std of aligned rows a row a
+ *    block: two passes over the registers, one block reduction); two
+ *    rows a block for aligned rows up to 12 KiB that leave a partial
+ *    batch.
  */
 #include "config_policies.h"
 
@@ -166,11 +166,12 @@ enum { ROWS_BLOCK_LOADS = 4, ROWS_BLOCK_MIN_THREADS = 128, ROWS_BLOCK_MAX_THREAD
 enum { ROWS_BLOCK_PAIR_MAX_VECS = 768, ROWS_BLOCK_PAIR_MAX_THREADS = 256 };
 
 /* Two passes (var and std, traits row_two_pass; reduce_rows.cuh
-   two_pass_row): where one batch covers an aligned row exactly, every
-   value is in registers, so each thread takes its values' mean and then
-   their squared deviations about it, and one block reduction merges the
-   threads' (mean, m2) pairs by Chan's formula for equal counts, instead
-   of Welford folds and a block reduction of (mean, m2, n) states. H100,
+   two_pass_rows): where one batch covers aligned rows of whole vectors,
+   every value is in registers, so each thread takes its values' mean and
+   then their squared deviations about it, and one block reduction merges
+   the threads' (mean, m2) pairs by Chan's formula (for equal counts,
+   without a division, where the batch is exact), instead of Welford folds
+   and a block reduction of (mean, m2, n) states. H100,
    [32768,4096] over dim 1, rt_bench, three alternating passes, medians
    (bench/NOTES.md v1.16 run 7, the first kernel, and v1.30 run 1), us:
      v1.16      Welford 256 x 4   two block sums 256 x 4   the same, 512 x 2
@@ -191,7 +192,22 @@ enum { ROWS_BLOCK_PAIR_MAX_VECS = 768, ROWS_BLOCK_PAIR_MAX_THREADS = 256 };
      f64 var [16384,4096]   180.35-181.15 -> 173.84-174.00 (512 x 4)
      bf16 var [65536,2048]  89.31-89.54   -> 88.85-88.96   (256 x 2)
      f16 var [32768,4096]   96.16-96.83 (Welford, 128 x 4) -> 88.86-88.96 (256 x 2)
-   std the same within 0.1 us. --kinds-off row-two-pass turns it off. */
+   std the same within 0.1 us. Rows one batch covers in part (v1.31:
+   threads of C or C - 1 vectors, a count with each state, one division a
+   merge of unequal counts) and two rows a block take it too; before, a
+   Welford merge a vector and a block reduction of (mean, m2, n) states
+   (v1.31 runs 2-3, bench/var_rows.py, two passes, medians of 100, us;
+   the row sum beside):
+     f32 var [16384,5000]   132.6-133.5 -> 107.7-108.0   sum 107.0-107.2
+     f32 var [16384,6000]   143.8-144.5 -> 127.7-127.8   sum 127.1-127.2
+     f64 var [16384,4000]   299.4-299.9 -> 182.2-182.6   sum 171.8-172.5
+     f64 var [33554,1000]   134.9-135.9 ->  89.9-90.1    sum  89.8-90.0
+     f32 var [67108,1000]    98.7-98.9  ->  91.1-91.2    sum  88.7-88.9 (pairs)
+     f32 var [44739,1500]    90.9-91.0  ->  90.3         sum  88.8-89.0 (pairs)
+     f32 var [32768,3000]   132.8       -> 128.5-128.6   sum 127.0-127.2 (pairs)
+     bf16 var [67108,2000]  116.7       -> 103.0-103.1   sum  88.9-89.0 (pairs)
+   (exact rows unchanged: f32 [32768,4096] 172.6-172.7, f64 [16384,4096]
+   173.4-173.6.) --kinds-off row-two-pass turns it off. */
 
 /* Wide blocks: sums, means, var and std (traits row_block_wide; var and
    std since v1.30, TWO_PASS above) of aligned rows
@@ -260,13 +276,6 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
         threads *= 2;
         loads /= 2;
     }
-    /* var and std in two passes over registers (TWO_PASS above). The
-       kernel has no two-pass path for 4 vectors of 16-bit values a thread
-       (their 32 widened values spilled 56 bytes under the 32-register
-       bound, -Xptxas -v, sm_90): those keep Welford's folds. Exact rows
-       never pair below (two rows a block need a partial batch). */
-    const bool two_pass = op->row_two_pass && !(kinds_off & RT__RULE_OFF_ROW_TWO_PASS) &&
-                          exact && (op->input_size >= 4 || loads <= 2);
     const int64_t resident = dev->max_threads_per_sm / threads * dev->num_sms;
     if (N < ROWS_BLOCK_MIN_WAVES * resident)
         return false;
@@ -276,6 +285,14 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
                              aligned
                          ? 2
                          : 1;
+    /* var and std in two passes over registers (TWO_PASS above): aligned
+       rows of whole vectors, a row or two a block, whether the batch is
+       exact or partial. The kernel has no two-pass path for 4 vectors of
+       16-bit values a thread (their 32 widened values spilled 56 bytes
+       under the 32-register bound, -Xptxas -v, sm_90): those keep
+       Welford's folds. */
+    const bool two_pass = op->row_two_pass && !(kinds_off & RT__RULE_OFF_ROW_TWO_PASS) &&
+                          aligned && (op->input_size >= 4 || loads <= 2);
     rows_common(op, c);
     c->rows_block = true;
     c->rows_two_pass = two_pass;

@@ -74,13 +74,14 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c, int 
         RT_RETURN_IF(rows == 2 && (L % c->rows_vec != 0 || !rt__iter_input_aligned(it, 16, 0) ||
                                    L / c->rows_vec > (int64_t)c->rows_in_flight * c->block[0]),
                      RT_ERR_INTERNAL);
-        /* Two passes over registers: a row a block, aligned, one exact
-           batch (the kernel reads no head, no tail and no second batch),
-           a power-of-two count of warps (its butterfly over them). */
+        /* Two passes over registers: aligned rows of whole vectors that
+           one batch covers, exactly or in part (the kernel reads no head,
+           no tail and no second batch), a power-of-two count of warps
+           (its butterfly over them). */
         RT_RETURN_IF(c->rows_two_pass &&
-                         (rows != 1 || !is_pow2(c->block[0]) ||
+                         (!is_pow2(c->block[0]) ||
                           L % c->rows_vec != 0 || !rt__iter_input_aligned(it, 16, 0) ||
-                          L / c->rows_vec != (int64_t)c->rows_in_flight * c->block[0] ||
+                          L / c->rows_vec > (int64_t)c->rows_in_flight * c->block[0] ||
                           (elem < 4 && c->rows_in_flight > 2)),
                      RT_ERR_INTERNAL);
         return RT_OK;

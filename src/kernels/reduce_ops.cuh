@@ -211,6 +211,15 @@ static __device__ __forceinline__ float div_fast(float x, float n) {
 static __device__ __forceinline__ double div_fast(double x, double n) {
     return x / n;
 }
+/* A product rounded on its own: never contracted into an FMA with a
+   neighbouring add, which would round one side of a commutative sum
+   differently from the other. */
+static __device__ __forceinline__ float mul_rn(float x, float y) {
+    return __fmul_rn(x, y);
+}
+static __device__ __forceinline__ double mul_rn(double x, double y) {
+    return __dmul_rn(x, y);
+}
 
 template <typename A> struct WelfordAcc {
     A mean;
@@ -271,7 +280,7 @@ template <typename S> struct WelfordOp {
     /* The mean and m2 of B elements on their own, x(i) the i-th, in two
        passes (their sum, then their squared deviations about the mean):
        fold_batch's batches and the ROWS two-pass rows' thread values
-       (reduce_rows.cuh two_pass_row). The mean multiplies by 1/B where B
+       (reduce_rows.cuh two_pass_rows). The mean multiplies by 1/B where B
        is a power of two (exact), and divides by B otherwise (the ROWS
        column kernel's 12). */
     template <int B, typename At> __device__ void moments(At x, A &mean, A &m2) const {
@@ -286,6 +295,25 @@ template <typename S> struct WelfordOp {
             const A d = widen(x(i)) - mean;
             m2 += d * d;
         }
+    }
+    /* The mean and m2 of the first k of B values x(0) .. x(k - 1), k at
+       run time (0: both 0), in the same two passes: the ROWS two-pass
+       rows' partial batches (reduce_rows.cuh two_pass_rows). */
+    template <int B, typename At>
+    __device__ void moments_first(At x, int k, A &mean, A &m2) const {
+        A s = A(0);
+#pragma unroll
+        for (int i = 0; i < B; i++)
+            if (i < k)
+                s += widen(x(i));
+        mean = k > 0 ? div_fast(s, static_cast<A>(k)) : A(0);
+        m2 = A(0);
+#pragma unroll
+        for (int i = 0; i < B; i++)
+            if (i < k) {
+                const A d = widen(x(i)) - mean;
+                m2 += d * d;
+            }
     }
     /* Elements x[0 .. B-1]: their own mean and m2 (moments), merged into
        acc by Chan's formula. */
@@ -499,7 +527,7 @@ template <typename S> struct OneNumberState<Norm2Op<S>> {
 };
 
 /* Welford's var/std: the ROWS block kernel's two-pass rows
-   (reduce_rows.cuh two_pass_row) are built for these ops only. */
+   (reduce_rows.cuh two_pass_rows) are built for these ops only. */
 template <typename Op> struct IsWelford {
     static constexpr bool value = false;
 };

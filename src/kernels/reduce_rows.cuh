@@ -26,9 +26,10 @@
  *    then the general kernel's warps_reduce, without the barrier before
  *    it (a block's first use of smem; Inductor's shape for them); short
  *    ones of these (aligned, whole vectors) two rows a block, one
- *    warps_reduce for both; var/std of a row one batch covers exactly in
- *    two passes over the registers and one block reduction of (mean, m2)
- *    pairs (two_pass_row).
+ *    warps_reduce for both; var/std of aligned rows one batch covers
+ *    (one or two a block) in two passes over the registers and one block
+ *    reduction of (mean, m2) pairs, with their count where the batch is
+ *    partial (two_pass_rows).
  * And one shape for the other side, an outer reduction:
  *  - cols: one strided reduced dim whose outputs are contiguous columns
  *    (var/std of f32 only): a thread a column, 64 columns x 4 row lanes a
@@ -82,18 +83,35 @@ template <typename Op, int V> struct ShortRows {
    18 KiB over 128 threads is one batch (tuned_rows.c ROWS_TILE_BYTES). */
 constexpr int kTileBatch = 9;
 
-/* One step of a butterfly over (mean, m2) states of n values each (Chan's
-   merge of equal counts): this lane's state and that of lane ^ off become
-   their merge, of 2n values. The merged mean is the halved sum and m2 adds
-   (mean difference)^2 * n / 2; every operation is commutative, so both
-   lanes get the same bits. */
-template <typename F>
-static __device__ __forceinline__ void chan_xor(F &mean, F &m2, F n, uint32_t off) {
-    const F mo = __shfl_xor_sync(0xffffffffu, mean, off);
-    const F qo = __shfl_xor_sync(0xffffffffu, m2, off);
-    const F d = mo - mean;
-    mean = (mean + mo) * F(0.5);
-    m2 = (m2 + qo) + d * d * (n * F(0.5));
+/* One step of a butterfly over the (mean, m2) states of R rows by Chan's
+   merge: this lane's states, of n values each, and those of lane ^ off
+   become their merges, of their summed count. Equal counts (Equal: every
+   state of the step holds n values, the rows one batch covers exactly)
+   merge without a division: the mean is the halved sum and m2 adds (mean
+   difference)^2 * n / 2. Otherwise the count comes along (a shuffle
+   more) and unequal ones take the weighted mean (n mean + n' mean') / (n
+   + n') and add d^2 n n' / (n + n'), one division for the R rows. Every
+   operation is commutative (the products rounded on their own, mul_rn),
+   so both lanes get the same bits. */
+template <bool Equal, int R, typename F>
+static __device__ __forceinline__ void chan_xor(F (&mean)[R], F (&m2)[R], F &n, uint32_t off) {
+    const F no = Equal ? n : __shfl_xor_sync(0xffffffffu, n, off);
+    const bool equal = Equal || n == no;
+    const F w = equal ? F(0) : div_fast(F(1), n + no);
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        const F mo = __shfl_xor_sync(0xffffffffu, mean[r], off);
+        const F qo = __shfl_xor_sync(0xffffffffu, m2[r], off);
+        const F d = mo - mean[r];
+        if (equal) {
+            mean[r] = (mean[r] + mo) * F(0.5);
+            m2[r] = (m2[r] + qo) + d * d * (n * F(0.5));
+        } else {
+            mean[r] = (mul_rn(n, mean[r]) + mul_rn(no, mo)) * w;
+            m2[r] = (m2[r] + qo) + d * d * (mul_rn(n, no) * w);
+        }
+    }
+    n = n + no;
 }
 
 template <typename Op> struct RowsReducer {
@@ -360,7 +378,11 @@ template <typename Op> struct RowsReducer {
            the folds below.) */
         if constexpr (IsWelford<Op>::value && (sizeof(S) >= 4 || C <= 2)) {
             if (a.rows_two_pass) {
-                two_pass_row<C>(reinterpret_cast<const Load *>(data), smem, o);
+                const Load *const row[1] = {reinterpret_cast<const Load *>(data)};
+                if (L == (uint32_t)(C * V) * nt)
+                    two_pass_rows<C, 1, true>(row, L / V, smem, o);
+                else
+                    two_pass_rows<C, 1, false>(row, L / V, smem, o);
                 return;
             }
         }
@@ -412,52 +434,97 @@ template <typename Op> struct RowsReducer {
             body.store(r, o);
     }
 
-    /* var/std of an aligned row that one batch of C vectors a thread
-       covers exactly (the config's rows_two_pass), every value in
-       registers: each thread takes the mean of its K = C * V values (a
-       power of two: an exact scaling), then their squared deviations about
-       it (two passes over registers, Op::moments); a butterfly of Chan's
-       merges of equal counts (chan_xor) combines the warp's states, lane 0
-       of each warp leaves its (mean, m2) in smem, and warp 0 merges the
-       block's power-of-two count of warps the same way; thread 0 stores
-       (mean, m2, L) through the op's projection. One block reduction of two numbers
-       and one barrier a row: no Welford folds, no 16-byte (mean, m2, n)
-       states, and no second block sum after the mean (tuned_rows.c has
-       the measurements). smem holds 2 x blockDim.x / 32 numbers (the
-       config gives acc_size, 16 or 32 bytes, a warp). */
-    template <int C>
-    __device__ void two_pass_row(const Packed<S, 16 / (int)sizeof(S)> *vec, char *smem,
-                                 uint32_t o) const {
-        constexpr int V = 16 / (int)sizeof(S), K = C * V;
+    /* var/std of R aligned rows of nvec whole vectors each that one batch
+       of C a thread covers (the config's rows_two_pass; R = 2: two rows a
+       block), every value in registers: each thread takes the mean of its
+       values of each row, then their squared deviations about it (two
+       passes over registers, Op::moments), and a butterfly of Chan's
+       merges (chan_xor) combines the warp's states; lane 0 of each warp
+       leaves its states in smem, and warp 0 merges the block's
+       power-of-two count of warps the same way; thread 0 stores (mean,
+       m2, L) of each row (o0, o0 + 1 where it exists) through the op's
+       projection. One block reduction and one barrier a block: no Welford
+       folds, no 16-byte (mean, m2, n) states, and no second block sum
+       after the mean (tuned_rows.c has the measurements).
+       Exact (nvec == C x nt): every thread holds K = C x V values a row, a
+       power of two (the mean an exact scaling, the merges without a
+       division or counts). Otherwise thread t holds vectors t, t + nt, ...
+       below nvec of each row, loaded at once (guarded): C or C - 1 of them
+       (none past nvec on the fewest threads), the same count in every
+       row, so one count travels with the states and a merge of unequal
+       ones divides once.
+       smem holds 2R (exact) or 2R + 1 numbers a warp (the config gives
+       R x acc_size, 16 or 32 bytes a row, a warp). */
+    template <int C, int R, bool Exact>
+    __device__ void two_pass_rows(const Packed<S, 16 / (int)sizeof(S)> *const (&row)[R],
+                                  uint32_t nvec, char *smem, uint32_t o0) const {
+        constexpr int V = 16 / (int)sizeof(S), K = C * V, Q = Exact ? 2 * R : 2 * R + 1;
         using F = decltype(A{}.mean);
         const uint32_t t = threadIdx.x, nt = blockDim.x, lane = t & 31u, nw = nt >> 5;
-        Packed<S, V> v[C];
+        Packed<S, V> v[R][C];
+        F mean[R], m2[R], n;
+        if constexpr (Exact) {
 #pragma unroll
-        for (int c = 0; c < C; c++)
-            v[c] = load_stream(&vec[t + c * nt]);
-        F mean, m2;
-        op.template moments<K>([&v](int i) { return v[i / V].v[i % V]; }, mean, m2);
-        F n = F(K); /* values in each of the states a step merges */
+            for (int r = 0; r < R; r++)
 #pragma unroll
-        for (uint32_t off = 1; off < 32; off <<= 1, n *= F(2))
-            chan_xor(mean, m2, n, off);
+                for (int c = 0; c < C; c++)
+                    v[r][c] = load_stream(&row[r][t + c * nt]);
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                op.template moments<K>([&v, r](int i) { return v[r][i / V].v[i % V]; }, mean[r],
+                                       m2[r]);
+            n = F(K);
+        } else {
+            int k = 0; /* this thread's vectors of each row: the first k of its C */
+#pragma unroll
+            for (int c = 0; c < C; c++)
+                if (t + c * nt < nvec) {
+#pragma unroll
+                    for (int r = 0; r < R; r++)
+                        v[r][c] = load_stream(&row[r][t + c * nt]);
+                    k = c + 1;
+                }
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                op.template moments_first<K>([&v, r](int i) { return v[r][i / V].v[i % V]; },
+                                             k * V, mean[r], m2[r]);
+            n = static_cast<F>(k * V);
+        }
+#pragma unroll
+        for (uint32_t off = 1; off < 32; off <<= 1)
+            chan_xor<Exact>(mean, m2, n, off);
         F *slots = reinterpret_cast<F *>(smem);
         if (lane == 0) {
-            slots[2 * (t >> 5)] = mean;
-            slots[2 * (t >> 5) + 1] = m2;
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                slots[Q * (t >> 5) + 2 * r] = mean[r];
+                slots[Q * (t >> 5) + 2 * r + 1] = m2[r];
+            }
+            if constexpr (!Exact)
+                slots[Q * (t >> 5) + 2 * R] = n;
         }
         __syncthreads();
         if (t >= 32)
             return;
-        /* Lanes past the last warp reread warp 0's state; with nw a power
-           of two no lane below nw merges with them. */
+        /* Lanes past the last warp reread warp 0's states; with nw a power
+           of two no lane below nw merges with them. (Exact: n is already
+           each warp's count, 32 K.) */
         const uint32_t w = lane < nw ? lane : 0;
-        mean = slots[2 * w];
-        m2 = slots[2 * w + 1];
-        for (uint32_t off = 1; off < nw; off <<= 1, n *= F(2))
-            chan_xor(mean, m2, n, off);
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            mean[r] = slots[Q * w + 2 * r];
+            m2[r] = slots[Q * w + 2 * r + 1];
+        }
+        if constexpr (!Exact)
+            n = slots[Q * w + 2 * R];
+        for (uint32_t off = 1; off < nw; off <<= 1)
+            chan_xor<Exact>(mean, m2, n, off);
         if (t == 0)
-            store(A{mean, m2, static_cast<F>(a.num_inputs), (int32_t)a.num_inputs}, o);
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                if (o0 + r < a.num_outputs)
+                    store(A{mean[r], m2[r], static_cast<F>(a.num_inputs), (int32_t)a.num_inputs},
+                          o0 + r);
     }
 
     /* Rows 2 * blockIdx.x and the next, aligned and of whole vectors, at
@@ -476,6 +543,15 @@ template <typename Op> struct RowsReducer {
         for (int r = 0; r < R; r++) /* a missing last row rereads row n - 1 */
             row[r] = reinterpret_cast<const Load *>(
                 a.in + output_offset(a, min(o0 + (uint32_t)r, n - 1), RT__OUT_SLOT_IN));
+        /* var/std in two passes (two_pass_rows; 16-bit values at two
+           vectors a thread at most, traits row_pair_loads): the general
+           path, right for an exact batch too. */
+        if constexpr (IsWelford<Op>::value && (sizeof(S) >= 4 || C <= 2)) {
+            if (a.rows_two_pass) {
+                two_pass_rows<C, R, false>(row, nvec, smem, o0);
+                return;
+            }
+        }
         Load v[R][C];
 #pragma unroll
         for (int r = 0; r < R; r++)
