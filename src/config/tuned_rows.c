@@ -29,10 +29,10 @@
  *    enough of them for a few waves: a block of 128-512 threads per row,
  *    each thread loading its (up to) four 16-byte vectors at once (sums
  *    and means of aligned rows on H100-class GPUs: twice the threads at
- *    two vectors, var and std too; var and std of aligned rows a row a
- *    block: two passes over the registers, one block reduction); two
- *    rows a block for aligned rows up to 12 KiB that leave a partial
- *    batch.
+ *    two vectors, var and std too); two rows a block for aligned rows up
+ *    to 12 KiB that leave a partial batch; var and std of aligned rows of
+ *    whole vectors, a row or two a block: two passes over the registers,
+ *    one block reduction.
  */
 #include "config_policies.h"
 
@@ -263,9 +263,9 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
     const int64_t per_thread = (nvec + threads - 1) / threads;
     while (loads / 2 >= per_thread)
         loads /= 2;
-    /* Rows of whole, aligned vectors (two rows a block below), and of
-       those the rows one batch covers exactly (the wide blocks and the two
-       passes above; doubling the threads at half the loads keeps that). */
+    /* Rows of whole, aligned vectors (two rows a block and the two passes
+       below), and of those the rows one batch covers exactly (the wide
+       blocks; doubling the threads at half the loads keeps that). */
     const bool aligned = L % v == 0 && rt__iter_input_aligned(it, 16, 0);
     const bool exact = aligned && nvec == threads * loads;
     /* Wide blocks (above): 4 vectors a thread, and twice the threads still
