@@ -236,13 +236,16 @@ static void expect_branch_config(const branch_case *b, const rt_case *c, dev_cas
 static void run_branch(const branch_case *b, dev_case *d) {
     rt_case c;
     make_branch_case(&c, b, 0xb4a7c400ull + (uint64_t)(b - k_branches));
+    case_ref ref;
+    memset(&ref, 0, sizeof ref);
     rt_status s = dev_case_run(g_gpu, &c, d, RT_POLICY_COMPAT, NULL);
-    check_case_gpu(&c, s, b->name);
+    check_case_gpu_ref(&c, &ref, s, b->name);
     expect_branch_config(b, &c, d, RT_POLICY_COMPAT);
 
     /* The default (TUNED) policy on the same case. */
     s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
-    check_case_gpu(&c, s, b->name);
+    check_case_gpu_ref(&c, &ref, s, b->name);
+    case_ref_free(&ref);
     rt_case_free(&c);
 }
 
@@ -579,6 +582,8 @@ static void test_rows(void **state) {
         const rows_case *rc = &k_rows[i];
         rt_case c;
         make_rows_case(&c, rc, 0x20550000ull + i);
+        case_ref ref; /* one reference for every run of the case */
+        memset(&ref, 0, sizeof ref);
         const bool h100_path = rc->kind == ROWS_WARP || rc->kind == ROWS_WIDE ||
                                rc->kind == ROWS_HALF_TILE || rc->kind == ROWS_TWO_PASS_WIDE;
         const bool two_pass = rc->kind == ROWS_TWO_PASS || rc->kind == ROWS_TWO_PASS_WIDE;
@@ -587,12 +592,12 @@ static void test_rows(void **state) {
                                                           : own_gbps);
         case_plan_sms(g_gpu, two_pass ? SMALL_GPU_TEST_SMS : own_sms);
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
-        check_case_gpu(&c, s, rc->name);
+        check_case_gpu_ref(&c, &ref, s, rc->name);
         expect_rows_kind(&c, &d, rc);
         if (rc->kind == ROWS_WARP) {
             case_plan_gbps(g_gpu, H200_TEST_GBPS);
             s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
-            check_case_gpu(&c, s, rc->name);
+            check_case_gpu_ref(&c, &ref, s, rc->name);
             expect_rows_kind(&c, &d, rc);
             /* Two warps a block on 132 SMs; more on a GPU of fewer. */
             if (case_config(g_gpu, &c, &d, RT_POLICY_TUNED).block[0] < 64)
@@ -604,7 +609,7 @@ static void test_rows(void **state) {
         if (case_config(g_gpu, &c, &d, RT_POLICY_TUNED).rows_two_pass) {
             assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__RULE_OFF_ROW_TWO_PASS), RT_OK);
             s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
-            check_case_gpu(&c, s, rc->name);
+            check_case_gpu_ref(&c, &ref, s, rc->name);
             if (case_config(g_gpu, &c, &d, RT_POLICY_TUNED).rows_two_pass)
                 fail_msg("%s: two passes with the rule off", rc->name);
             assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
@@ -612,7 +617,8 @@ static void test_rows(void **state) {
         case_plan_gbps(g_gpu, own_gbps);
         case_plan_sms(g_gpu, own_sms);
         s = dev_case_run(g_gpu, &c, &d, RT_POLICY_COMPAT, NULL);
-        check_case_gpu(&c, s, rc->name);
+        check_case_gpu_ref(&c, &ref, s, rc->name);
+        case_ref_free(&ref);
         rt_case_free(&c);
     }
     dev_case_free(&d);
@@ -949,8 +955,10 @@ static const chunk_case k_chunked[] = {
    the caller's to free. */
 static unsigned char *check_tuned_case(const branch_case *b, rt_case *c, int lanes, int chunked,
                                        int kernel, dev_case *d) {
+    case_ref ref;
+    memset(&ref, 0, sizeof ref);
     rt_status s = dev_case_run(g_gpu, c, d, RT_POLICY_TUNED, NULL);
-    check_case_gpu(c, s, b->name);
+    check_case_gpu_ref(c, &ref, s, b->name);
     expect_branch_config(b, c, d, RT_POLICY_TUNED);
     const rt__launch_config cfg = case_config(g_gpu, c, d, RT_POLICY_TUNED);
     if (lanes > 0)
@@ -967,7 +975,8 @@ static unsigned char *check_tuned_case(const branch_case *b, rt_case *c, int lan
         fail_msg("%s: two TUNED runs differ", b->name);
     /* COMPAT on the same case, through the same kernels. */
     s = dev_case_run(g_gpu, c, d, RT_POLICY_COMPAT, NULL);
-    check_case_gpu(c, s, b->name);
+    check_case_gpu_ref(c, &ref, s, b->name);
+    case_ref_free(&ref);
     return first;
 }
 
