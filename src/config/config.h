@@ -63,10 +63,11 @@ typedef struct rt__op_traits {
        over twice the threads at 2 vectors each, up to 512 (tuned_rows.c
        rows_block). TUNED alone reads it. */
     bool row_block_wide;
-    /* var and std: where one batch covers an aligned row exactly, the
-       block kernel takes each thread's mean and squared deviations from
-       registers and merges them in one block reduction (tuned_rows.c
-       rows_block). TUNED alone reads it. */
+    /* var and std: where one batch covers aligned rows of whole vectors
+       (exactly or in part, one or two rows a block), the block kernel
+       takes each thread's mean and squared deviations from registers and
+       merges them in one block reduction (tuned_rows.c rows_block). TUNED
+       alone reads it. */
     bool row_two_pass;
     /* var and std of f32 inputs: outer reductions over contiguous columns
        take the ROWS column kernel, a thread a column (tuned_rows.c
@@ -294,11 +295,11 @@ typedef struct rt__launch_config {
                            rows_in_flight loads a lane in flight; an
                            output is a column here, not a row */
     bool rows_two_pass; /* block, Welford's var/std: one batch covers the
-                           row exactly (aligned, L == rows_in_flight *
-                           block[0] * rows_vec, block[0] a power of two),
-                           so each thread's mean and squared deviations
-                           come from registers, merged in one block
-                           reduction */
+                           rows (aligned, of whole vectors, L <=
+                           rows_in_flight * block[0] * rows_vec, block[0] a
+                           power of two), so each thread's mean and squared
+                           deviations come from registers, merged in one
+                           block reduction */
     int rows_group;     /* lanes per row, a power of two 1..32; block:
                            block[0] */
     int rows_vec;       /* elements per load: 1, or 16 bytes' worth (block:

@@ -373,10 +373,7 @@ template <typename Op> struct RowsReducer {
         const uint32_t t = threadIdx.x, nt = blockDim.x, o = blockIdx.x;
         const uint32_t L = a.num_inputs;
         const S *data = reinterpret_cast<const S *>(a.in + output_offset(a, o, RT__OUT_SLOT_IN));
-        /* (Not for 4 vectors of 16-bit values: their 32 widened values
-           spilled under the 32-register bound; the config keeps those on
-           the folds below.) */
-        if constexpr (IsWelford<Op>::value && (sizeof(S) >= 4 || C <= 2)) {
+        if constexpr (two_pass_built<C>()) {
             if (a.rows_two_pass) {
                 const Load *const row[1] = {reinterpret_cast<const Load *>(data)};
                 if (L == (uint32_t)(C * V) * nt)
@@ -455,6 +452,14 @@ template <typename Op> struct RowsReducer {
        ones divides once.
        smem holds 2R (exact) or 2R + 1 numbers a warp (the config gives
        R x acc_size, 16 or 32 bytes a row, a warp). */
+    /* Whether the block kernels of C vectors a thread have two_pass_rows:
+       var/std, but not 4 vectors of 16-bit values (their 32 widened values
+       spilled under the 32-register bound; the config keeps those on
+       Welford's folds, tuned_rows.c, and the launch check refuses them). */
+    template <int C> static constexpr bool two_pass_built() {
+        return IsWelford<Op>::value && (sizeof(S) >= 4 || C <= 2);
+    }
+
     template <int C, int R, bool Exact>
     __device__ void two_pass_rows(const Packed<S, 16 / (int)sizeof(S)> *const (&row)[R],
                                   uint32_t nvec, char *smem, uint32_t o0) const {
@@ -543,10 +548,9 @@ template <typename Op> struct RowsReducer {
         for (int r = 0; r < R; r++) /* a missing last row rereads row n - 1 */
             row[r] = reinterpret_cast<const Load *>(
                 a.in + output_offset(a, min(o0 + (uint32_t)r, n - 1), RT__OUT_SLOT_IN));
-        /* var/std in two passes (two_pass_rows; 16-bit values at two
-           vectors a thread at most, traits row_pair_loads): the general
-           path, right for an exact batch too. */
-        if constexpr (IsWelford<Op>::value && (sizeof(S) >= 4 || C <= 2)) {
+        /* var/std in two passes: the general path, right for an exact
+           batch too. */
+        if constexpr (two_pass_built<C>()) {
             if (a.rows_two_pass) {
                 two_pass_rows<C, R, false>(row, nvec, smem, o0);
                 return;
