@@ -1397,13 +1397,14 @@ static void test_tuned_uncapped_split(void **state) {
    batch covers the row exactly or in part, a row or two a block; not for
    misaligned rows, 4 vectors of 16-bit values a thread, other ops, or with
    the switch off. */
-static void expect_two_pass(int64_t len, rt_op op, rt_dtype dt, int threads, int loads,
-                            bool two_pass) {
+static rt__launch_config expect_two_pass(int64_t len, rt_op op, rt_dtype dt, int threads,
+                                         int loads, bool two_pass) {
     const rt__launch_config c = rows_config_for(len, 32768, op, dt);
     assert_true(c.rows_block);
     assert_int_equal(c.block[0], threads);
     assert_int_equal(c.rows_in_flight, loads);
     assert_int_equal(c.rows_two_pass, two_pass);
+    return c;
 }
 
 static void test_tuned_row_two_pass(void **state) {
@@ -1420,28 +1421,19 @@ static void test_tuned_row_two_pass(void **state) {
     /* Partial batches a row a block: 5000 floats (1250 vectors on 512 x
        4), f64 rows of 4000 (2000 on 512 x 4) and of 1000 (500 on 128 x
        4: f64 var never pairs), std of 6000 floats (1500 on 512 x 4). */
-    expect_two_pass(5000, RT_OP_VAR, RT_F32, 512, 4, true);
-    expect_two_pass(6000, RT_OP_STD, RT_F32, 512, 4, true);
-    expect_two_pass(4000, RT_OP_VAR, RT_F64, 512, 4, true);
-    expect_two_pass(1000, RT_OP_VAR, RT_F64, 128, 4, true);
+    assert_int_equal(expect_two_pass(5000, RT_OP_VAR, RT_F32, 512, 4, true).rows_per_block, 1);
+    assert_int_equal(expect_two_pass(6000, RT_OP_STD, RT_F32, 512, 4, true).rows_per_block, 1);
+    assert_int_equal(expect_two_pass(4000, RT_OP_VAR, RT_F64, 512, 4, true).rows_per_block, 1);
+    assert_int_equal(expect_two_pass(1000, RT_OP_VAR, RT_F64, 128, 4, true).rows_per_block, 1);
     /* bf16 rows of 3000: 375 vectors, 4 a thread on 128 threads, no
        two-pass path. */
     expect_two_pass(3000, RT_OP_VAR, RT_BF16, 128, 4, false);
     /* Partial batches two rows a block: 3000 floats (750 vectors on 256
        threads), 1000 (250 on 128 x 2), bf16 rows of 2000 (250 on 128 x
        2). */
-    static const struct {
-        int64_t len;
-        rt_dtype dt;
-        int threads, loads;
-    } pairs[] = {{3000, RT_F32, 256, 4}, {1000, RT_F32, 128, 2}, {2000, RT_BF16, 128, 2}};
-    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-        const rt__launch_config part = rows_config_for(pairs[i].len, 32768, RT_OP_VAR, pairs[i].dt);
-        assert_int_equal(part.rows_per_block, 2);
-        assert_int_equal(part.block[0], pairs[i].threads);
-        assert_int_equal(part.rows_in_flight, pairs[i].loads);
-        assert_true(part.rows_two_pass);
-    }
+    assert_int_equal(expect_two_pass(3000, RT_OP_VAR, RT_F32, 256, 4, true).rows_per_block, 2);
+    assert_int_equal(expect_two_pass(1000, RT_OP_VAR, RT_F32, 128, 2, true).rows_per_block, 2);
+    assert_int_equal(expect_two_pass(2000, RT_OP_VAR, RT_BF16, 128, 2, true).rows_per_block, 2);
     /* 4096 of 4097 (rows 4 bytes apart): misaligned. */
     int64_t shape[] = {4096, 16384}, misaligned[] = {1, 4097};
     rt__iter m = rt_test_make_iter(2, 1, shape, misaligned, 4, 0);

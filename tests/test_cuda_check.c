@@ -29,20 +29,27 @@ static rt__op_traits var_f32(void) {
     return rt__op_traits_for(RT_OP_VAR, RT_F32, RT_F32, false, 2.0);
 }
 
-/* TUNED's plan on the model H100: rows of 4096 floats take 512 threads of
-   2 vectors (the wide blocks) in two passes, and the check passes it. */
-static void test_two_pass_planned(void **state) {
-    (void)state;
+/* TUNED's plan for f32 var over *it on the model H100: the ROWS block
+   kernel in two passes on `threads` threads of `loads` vectors, which the
+   check passes. */
+static rt__launch_config planned_two_pass(const rt__iter *it, int threads, int loads) {
     const rt__device_props h100 = rt_test_props_h100();
-    const rt__iter it = rows_of(4096);
-    const rt__launch_config c = rt_test_config_on(&h100, &it, RT_OP_VAR, RT_F32, RT_POLICY_TUNED, 0);
+    const rt__launch_config c = rt_test_config_on(&h100, it, RT_OP_VAR, RT_F32, RT_POLICY_TUNED, 0);
     assert_int_equal(c.kernel, RT__KERNEL_ROWS);
     assert_true(c.rows_block);
     assert_true(c.rows_two_pass);
-    assert_int_equal(c.block[0], 512);
-    assert_int_equal(c.rows_in_flight, 2);
+    assert_int_equal(c.block[0], threads);
+    assert_int_equal(c.rows_in_flight, loads);
     const rt__op_traits op = var_f32();
-    assert_int_equal(rt__cuda_check_config(&it, &op, &c), RT_OK);
+    assert_int_equal(rt__cuda_check_config(it, &op, &c), RT_OK);
+    return c;
+}
+
+/* Rows of 4096 floats take 512 threads of 2 vectors (the wide blocks). */
+static void test_two_pass_planned(void **state) {
+    (void)state;
+    const rt__iter it = rows_of(4096);
+    planned_two_pass(&it, 512, 2);
 }
 
 /* The same plan moved to rows one batch of `threads` x 2 vectors covers
@@ -57,10 +64,8 @@ static rt__launch_config moved_to(const rt__launch_config *planned, int threads)
 
 static void test_two_pass_warps(void **state) {
     (void)state;
-    const rt__device_props h100 = rt_test_props_h100();
     const rt__iter wide = rows_of(4096);
-    const rt__launch_config planned =
-        rt_test_config_on(&h100, &wide, RT_OP_VAR, RT_F32, RT_POLICY_TUNED, 0);
+    const rt__launch_config planned = planned_two_pass(&wide, 512, 2);
     const rt__op_traits op = var_f32();
 
     const rt__iter it256 = rows_of(256 * 2 * 4);
@@ -85,15 +90,9 @@ static void test_two_pass_warps(void **state) {
    does not. */
 static void test_two_pass_partial(void **state) {
     (void)state;
-    const rt__device_props h100 = rt_test_props_h100();
     const rt__iter it = rows_of(5000);
-    const rt__launch_config c = rt_test_config_on(&h100, &it, RT_OP_VAR, RT_F32, RT_POLICY_TUNED, 0);
-    assert_true(c.rows_block);
-    assert_true(c.rows_two_pass);
-    assert_int_equal(c.block[0], 512);
-    assert_int_equal(c.rows_in_flight, 4);
+    const rt__launch_config c = planned_two_pass(&it, 512, 4);
     const rt__op_traits op = var_f32();
-    assert_int_equal(rt__cuda_check_config(&it, &op, &c), RT_OK);
     const rt__iter over = rows_of(8196);
     assert_int_equal(rt__cuda_check_config(&over, &op, &c), RT_ERR_INTERNAL);
     const rt__iter ragged = rows_of(5002);
