@@ -705,8 +705,7 @@ static void test_tuned_row_block_wide(void **state) {
     expect_rows_block_on(&h100, 4096, 2112, RT_OP_SUM, RT_F32, 512, 2, false);
     assert_int_equal(rows_config_on(&h100, 4096, 4096, 2111, RT_OP_SUM, RT_F32, 0).kernel,
                      RT__KERNEL_GENERAL);
-    /* var and std in two passes over the wide blocks, 16-bit rows too (4
-       vectors of 16-bit values a thread have no two-pass kernel; 2 do). */
+    /* var and std in two passes over the wide blocks, 16-bit rows too. */
     const struct {
         int64_t len;
         rt_op op;
@@ -722,12 +721,12 @@ static void test_tuned_row_block_wide(void **state) {
                                    two_pass[i].dt, 0)
                         .rows_two_pass);
     }
-    /* Turned off, 16-bit var keeps Welford's folds on 128 x 4. */
+    /* Turned off, 16-bit var takes two passes on 128 x 4. */
     rt__launch_config w = rows_config_on(&h100, 4096, 4096, 32768, RT_OP_VAR, RT_BF16,
                                          RT__RULE_OFF_ROW_BLOCK_WIDE);
     assert_int_equal(w.block[0], 128);
     assert_int_equal(w.rows_in_flight, 4);
-    assert_false(w.rows_two_pass);
+    assert_true(w.rows_two_pass);
     /* Already 512 threads (f64 rows of 4096: 2048 vectors), other ops. */
     expect_rows_block_on(&h100, 4096, 16384, RT_OP_SUM, RT_F64, 512, 4, false);
     expect_rows_block_on(&h100, 4096, 16384, RT_OP_VAR, RT_F64, 512, 4, false);
@@ -1394,9 +1393,9 @@ static void test_tuned_uncapped_split(void **state) {
 /* var and std of aligned rows a row a block: two passes over registers
    and one block reduction (rows_two_pass), on the model H200's base
    shapes (test_tuned_row_block_wide has the H100's wide ones), whether one
-   batch covers the row exactly or in part, a row or two a block; not for
-   misaligned rows, 4 vectors of 16-bit values a thread, other ops, or with
-   the switch off. */
+   batch covers the row exactly or in part, a row or two a block, 16-bit
+   values at 4 vectors a thread too; not for misaligned rows, other ops,
+   or with the switch off. */
 static rt__launch_config expect_two_pass(int64_t len, rt_op op, rt_dtype dt, int threads,
                                          int loads, bool two_pass) {
     const rt__launch_config c = rows_config_for(len, 32768, op, dt);
@@ -1415,7 +1414,8 @@ static void test_tuned_row_two_pass(void **state) {
     expect_two_pass(1024, RT_OP_VAR, RT_F32, 128, 2, true);
     expect_two_pass(4096, RT_OP_VAR, RT_F64, 512, 4, true);
     expect_two_pass(2048, RT_OP_VAR, RT_BF16, 128, 2, true);
-    expect_two_pass(4096, RT_OP_VAR, RT_BF16, 128, 4, false); /* 4 of 16-bit */
+    expect_two_pass(4096, RT_OP_VAR, RT_BF16, 128, 4, true); /* 4 of 16-bit */
+    expect_two_pass(4096, RT_OP_STD, RT_F16, 128, 4, true);
     expect_two_pass(4096, RT_OP_SUM, RT_F32, 256, 4, false);
     expect_two_pass(4096, RT_OP_ARGMAX, RT_F32, 256, 4, false);
     /* Partial batches a row a block: 5000 floats (1250 vectors on 512 x
@@ -1425,9 +1425,11 @@ static void test_tuned_row_two_pass(void **state) {
     assert_int_equal(expect_two_pass(6000, RT_OP_STD, RT_F32, 512, 4, true).rows_per_block, 1);
     assert_int_equal(expect_two_pass(4000, RT_OP_VAR, RT_F64, 512, 4, true).rows_per_block, 1);
     assert_int_equal(expect_two_pass(1000, RT_OP_VAR, RT_F64, 128, 4, true).rows_per_block, 1);
-    /* bf16 rows of 3000: 375 vectors, 4 a thread on 128 threads, no
-       two-pass path. */
-    expect_two_pass(3000, RT_OP_VAR, RT_BF16, 128, 4, false);
+    /* bf16 rows of 3000: 375 vectors on 128 threads of 4, 3 on the first
+       119 and 2 on the other 9; f16 rows of 5120: 640 vectors on 256 of
+       4, 3 or 2 each. */
+    assert_int_equal(expect_two_pass(3000, RT_OP_VAR, RT_BF16, 128, 4, true).rows_per_block, 1);
+    assert_int_equal(expect_two_pass(5120, RT_OP_STD, RT_F16, 256, 4, true).rows_per_block, 1);
     /* Partial batches two rows a block: 3000 floats (750 vectors on 256
        threads), 1000 (250 on 128 x 2), bf16 rows of 2000 (250 on 128 x
        2). */

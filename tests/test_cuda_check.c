@@ -4,7 +4,8 @@
  * so it runs in every CUDA build, with or without a GPU. The kernel
  * (reduce_rows.cuh two_pass_rows) trusts what the check passes: aligned rows
  * of whole vectors that one batch covers (exactly or in part), a row a
- * block, and a power-of-two count of warps for its butterfly over them.
+ * block, and a power-of-two count of warps for its butterfly over them;
+ * 16-bit values at 4 vectors a thread among them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,37 +20,51 @@
 
 enum { ROWS = 32768 };
 
-/* f32 rows of `len` over dim 1, packed and aligned. */
-static rt__iter rows_of(int64_t len) {
+/* Rows of `len` elements of `elem` bytes over dim 1, packed and aligned. */
+static rt__iter rows_of_elems(int64_t len, int elem) {
     const int64_t shape[] = {len, ROWS}, strides[] = {1, len};
-    return rt_test_make_iter(2, 1, shape, strides, 4, 0);
+    return rt_test_make_iter(2, 1, shape, strides, elem, 0);
+}
+
+/* f32 rows of `len`. */
+static rt__iter rows_of(int64_t len) {
+    return rows_of_elems(len, 4);
 }
 
 static rt__op_traits var_f32(void) {
     return rt__op_traits_for(RT_OP_VAR, RT_F32, RT_F32, false, 2.0);
 }
 
-/* TUNED's plan for f32 var over *it on the model H100: the ROWS block
+/* TUNED's plan for var of dt over *it on the model H100: the ROWS block
    kernel in two passes on `threads` threads of `loads` vectors, which the
    check passes. */
-static rt__launch_config planned_two_pass(const rt__iter *it, int threads, int loads) {
+static rt__launch_config planned_two_pass_of(const rt__iter *it, rt_dtype dt, int threads,
+                                             int loads) {
     const rt__device_props h100 = rt_test_props_h100();
-    const rt__launch_config c = rt_test_config_on(&h100, it, RT_OP_VAR, RT_F32, RT_POLICY_TUNED, 0);
+    const rt__launch_config c = rt_test_config_on(&h100, it, RT_OP_VAR, dt, RT_POLICY_TUNED, 0);
     assert_int_equal(c.kernel, RT__KERNEL_ROWS);
     assert_true(c.rows_block);
     assert_true(c.rows_two_pass);
     assert_int_equal(c.block[0], threads);
     assert_int_equal(c.rows_in_flight, loads);
-    const rt__op_traits op = var_f32();
+    const rt__op_traits op = rt__op_traits_for(RT_OP_VAR, dt, dt, false, 2.0);
     assert_int_equal(rt__cuda_check_config(it, &op, &c), RT_OK);
     return c;
 }
 
-/* Rows of 4096 floats take 512 threads of 2 vectors (the wide blocks). */
+/* The same for f32 var. */
+static rt__launch_config planned_two_pass(const rt__iter *it, int threads, int loads) {
+    return planned_two_pass_of(it, RT_F32, threads, loads);
+}
+
+/* Rows of 4096 floats take 512 threads of 2 vectors (the wide blocks);
+   the same plan for a sum, which has no two-pass kernel, does not pass. */
 static void test_two_pass_planned(void **state) {
     (void)state;
     const rt__iter it = rows_of(4096);
-    planned_two_pass(&it, 512, 2);
+    const rt__launch_config c = planned_two_pass(&it, 512, 2);
+    const rt__op_traits sum = rt__op_traits_for(RT_OP_SUM, RT_F32, RT_F32, false, 2.0);
+    assert_int_equal(rt__cuda_check_config(&it, &sum, &c), RT_ERR_INTERNAL);
 }
 
 /* The same plan moved to rows one batch of `threads` x 2 vectors covers
@@ -99,11 +114,24 @@ static void test_two_pass_partial(void **state) {
     assert_int_equal(rt__cuda_check_config(&ragged, &op, &c), RT_ERR_INTERNAL);
 }
 
+/* 16-bit values at 4 vectors a thread: bf16 rows of 3000 (375 vectors)
+   on 128 threads of 4 pass; the same plan on rows of 4104 (513 vectors,
+   one past the batch) does not. */
+static void test_two_pass_16bit(void **state) {
+    (void)state;
+    const rt__iter it = rows_of_elems(3000, 2);
+    const rt__launch_config c = planned_two_pass_of(&it, RT_BF16, 128, 4);
+    const rt__op_traits op = rt__op_traits_for(RT_OP_VAR, RT_BF16, RT_BF16, false, 2.0);
+    const rt__iter over = rows_of_elems(4104, 2);
+    assert_int_equal(rt__cuda_check_config(&over, &op, &c), RT_ERR_INTERNAL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_pass_planned),
         cmocka_unit_test(test_two_pass_warps),
         cmocka_unit_test(test_two_pass_partial),
+        cmocka_unit_test(test_two_pass_16bit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

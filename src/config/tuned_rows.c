@@ -207,7 +207,22 @@ enum { ROWS_BLOCK_PAIR_MAX_VECS = 768, ROWS_BLOCK_PAIR_MAX_THREADS = 256 };
      f32 var [32768,3000]   132.8       -> 128.5-128.6   sum 127.0-127.2 (pairs)
      bf16 var [67108,2000]  116.7       -> 103.0-103.1   sum  88.9-89.0 (pairs)
    (exact rows unchanged: f32 [32768,4096] 172.6-172.7, f64 [16384,4096]
-   173.4-173.6.) --kinds-off row-two-pass turns it off. */
+   173.4-173.6.) 16-bit values at 4 vectors a thread take it too since
+   v1.32, in the two-pass kernel's bound of 40 registers instead of 32
+   (reduce_rows.cuh RowsTwoPassBounds); before, Welford's folds (v1.32
+   run 5, the same method, three passes, us):
+     bf16 var [52428,2560]  118.7-118.9 -> 109.7-110.1   sum  90.9
+     bf16 var [43690,3072]  114.0-114.3 ->  97.8-98.4    sum  89.5
+     bf16 var [37449,3584]  110.0-110.1 ->  89.9         sum  90.0
+     bf16 var [33554,4000]  116.8-116.9 ->  90.1-90.2    sum 100.5
+     bf16 var [26214,5120]  117.3-117.4 -> 112.0-112.5   sum  92.7
+     bf16 var [21845,6144]  112.8-113.0 ->  98.9-99.3    sum  90.1
+     f16 var [43690,3072]   114.6       ->  92.3-92.7    sum  89.4
+     f16 var [26214,5120]   118.7-118.9 -> 106.5-106.9   sum  92.4
+   (PyTorch eager: bf16 std [43690,3072] 180.6, f16 [26214,5120] 182.1.)
+   The rows whose threads hold 2 or 3 vectors stay over the sum, likely
+   because 12 blocks of 128 a SM at 40 registers hold fewer bytes in
+   flight than the sum's 16. --kinds-off row-two-pass turns it off. */
 
 /* Wide blocks: sums, means, var and std (traits row_block_wide; var and
    std since v1.30, TWO_PASS above) of aligned rows
@@ -287,12 +302,9 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
                          : 1;
     /* var and std in two passes over registers (TWO_PASS above): aligned
        rows of whole vectors, a row or two a block, whether the batch is
-       exact or partial. The kernel has no two-pass path for 4 vectors of
-       16-bit values a thread (their 32 widened values spilled 56 bytes
-       under the 32-register bound, -Xptxas -v, sm_90): those keep
-       Welford's folds. */
+       exact or partial. */
     const bool two_pass = op->row_two_pass && !(kinds_off & RT__RULE_OFF_ROW_TWO_PASS) &&
-                          aligned && (op->input_size >= 4 || loads <= 2);
+                          aligned;
     rows_common(op, c);
     c->rows_block = true;
     c->rows_two_pass = two_pass;

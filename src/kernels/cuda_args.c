@@ -25,7 +25,9 @@ static int32_t stride32(const rt__iter *it, int op, int d) {
    RT__ROWS_COLS_WIDTH x RT__ROWS_COLS_LANES threads and its loads in
    flight, a grid covering the columns, shared memory for the lanes'
    states. */
-static rt_status check_rows(const rt__iter *it, const rt__launch_config *c, int acc_size) {
+static rt_status check_rows(const rt__iter *it, const rt__op_traits *op,
+                            const rt__launch_config *c) {
+    const int acc_size = op->acc_size;
     const int64_t elem = it->elem_size[RT__ITER_IN];
     const int64_t L = it->inputs_per_output;
     RT_RETURN_IF(c->block[1] != 1 || c->block[2] != 1, RT_ERR_INTERNAL);
@@ -74,15 +76,15 @@ static rt_status check_rows(const rt__iter *it, const rt__launch_config *c, int 
         RT_RETURN_IF(rows == 2 && (L % c->rows_vec != 0 || !rt__iter_input_aligned(it, 16, 0) ||
                                    L / c->rows_vec > (int64_t)c->rows_in_flight * c->block[0]),
                      RT_ERR_INTERNAL);
-        /* Two passes over registers: aligned rows of whole vectors that
-           one batch covers, exactly or in part (the kernel reads no head,
-           no tail and no second batch), a power-of-two count of warps
-           (its butterfly over them). */
+        /* Two passes over registers: var/std (the only ops with the
+           two-pass kernel), aligned rows of whole vectors that one batch
+           covers, exactly or in part (the kernel reads no head, no tail
+           and no second batch), a power-of-two count of warps (its
+           butterfly over them). */
         RT_RETURN_IF(c->rows_two_pass &&
-                         (!is_pow2(c->block[0]) ||
+                         (!op->row_two_pass || !is_pow2(c->block[0]) ||
                           L % c->rows_vec != 0 || !rt__iter_input_aligned(it, 16, 0) ||
-                          L / c->rows_vec > (int64_t)c->rows_in_flight * c->block[0] ||
-                          (elem < 4 && c->rows_in_flight > 2)),
+                          L / c->rows_vec > (int64_t)c->rows_in_flight * c->block[0]),
                      RT_ERR_INTERNAL);
         return RT_OK;
     }
@@ -168,7 +170,7 @@ static rt_status check_stream(const rt__iter *it, const rt__launch_config *c) {
 rt_status rt__cuda_check_config(const rt__iter *it, const rt__op_traits *op,
                                 const rt__launch_config *c) {
     if (c->kernel == RT__KERNEL_ROWS)
-        return check_rows(it, c, op->acc_size);
+        return check_rows(it, op, c);
     if (c->kernel == RT__KERNEL_TINY)
         return check_tiny(it, c);
     if (c->kernel == RT__KERNEL_STREAM)
@@ -315,7 +317,6 @@ void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {
     a->rows_per_block = c->rows_per_block;
     a->rows_rot_shift = c->rows_rot_shift;
     a->rows_rot_mask = c->rows_rot_mask;
-    a->rows_two_pass = c->rows_two_pass ? 1 : 0;
 }
 
 /* Makes a walk uniform where it can (a->walk_count, walk_period,

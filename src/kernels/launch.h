@@ -193,7 +193,6 @@ typedef struct rt__kernel_args {
     int rows_per_block; /* tile: rows in one block's tile */
     int rows_rot_shift; /* tile: row r starts at column G * ((r >> */
     int rows_rot_mask;  /* rows_rot_shift) & rows_rot_mask) (mod L) */
-    int rows_two_pass;  /* block, var/std: the row in one exact batch */
 } rt__kernel_args;
 
 /*

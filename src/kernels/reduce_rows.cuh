@@ -29,7 +29,7 @@
  *    warps_reduce for both; var/std of aligned rows one batch covers
  *    (one or two a block) in two passes over the registers and one block
  *    reduction of (mean, m2) pairs, with their count where the batch is
- *    partial (two_pass_rows).
+ *    partial (two_pass_rows, a kernel of its own: rows_two_pass_kernel).
  * And one shape for the other side, an outer reduction:
  *  - cols: one strided reduced dim whose outputs are contiguous columns
  *    (var/std of f32 only): a thread a column, 64 columns x 4 row lanes a
@@ -373,16 +373,6 @@ template <typename Op> struct RowsReducer {
         const uint32_t t = threadIdx.x, nt = blockDim.x, o = blockIdx.x;
         const uint32_t L = a.num_inputs;
         const S *data = reinterpret_cast<const S *>(a.in + output_offset(a, o, RT__OUT_SLOT_IN));
-        if constexpr (two_pass_built<C>()) {
-            if (a.rows_two_pass) {
-                const Load *const row[1] = {reinterpret_cast<const Load *>(data)};
-                if (L == (uint32_t)(C * V) * nt)
-                    two_pass_rows<C, 1, true>(row, L / V, smem, o);
-                else
-                    two_pass_rows<C, 1, false>(row, L / V, smem, o);
-                return;
-            }
-        }
         const uint32_t head = vector_head<V>(data, L);
         const uint32_t nvec = (L - head) / V, tail = head + nvec * V;
         A acc[1] = {op.ident()};
@@ -452,14 +442,6 @@ template <typename Op> struct RowsReducer {
        ones divides once.
        smem holds 2R (exact) or 2R + 1 numbers a warp (the config gives
        R x acc_size, 16 or 32 bytes a row, a warp). */
-    /* Whether the block kernels of C vectors a thread have two_pass_rows:
-       var/std, but not 4 vectors of 16-bit values (their 32 widened values
-       spilled under the 32-register bound; the config keeps those on
-       Welford's folds, tuned_rows.c, and the launch check refuses them). */
-    template <int C> static constexpr bool two_pass_built() {
-        return IsWelford<Op>::value && (sizeof(S) >= 4 || C <= 2);
-    }
-
     template <int C, int R, bool Exact>
     __device__ void two_pass_rows(const Packed<S, 16 / (int)sizeof(S)> *const (&row)[R],
                                   uint32_t nvec, char *smem, uint32_t o0) const {
@@ -532,6 +514,30 @@ template <typename Op> struct RowsReducer {
                           o0 + r);
     }
 
+    /* The two-pass kernel's rows (rows_two_pass_kernel): row blockIdx.x
+       (R = 1), or rows 2 blockIdx.x and the next (R = 2; a missing last
+       row rereads row n - 1), aligned, of whole vectors, that one batch
+       of C vectors a thread covers; an exact batch of one row takes the
+       exact path, the rest the general one. */
+    template <int C, int R> __device__ void two_pass_block(char *smem) const {
+        constexpr int V = 16 / (int)sizeof(S);
+        using Load = Packed<S, V>;
+        const uint32_t n = a.num_outputs, o0 = blockIdx.x * R, nvec = a.num_inputs / V;
+        const Load *row[R];
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            row[r] = reinterpret_cast<const Load *>(
+                a.in +
+                output_offset(a, R == 1 ? o0 : min(o0 + (uint32_t)r, n - 1), RT__OUT_SLOT_IN));
+        if constexpr (R == 1) {
+            if (nvec == (uint32_t)C * blockDim.x) {
+                two_pass_rows<C, 1, true>(row, nvec, smem, o0);
+                return;
+            }
+        }
+        two_pass_rows<C, R, false>(row, nvec, smem, o0);
+    }
+
     /* Rows 2 * blockIdx.x and the next, aligned and of whole vectors, at
        most C * nt of them (the config's rows_per_block 2): every thread
        loads its up to C vectors of both rows in one guarded batch before
@@ -548,14 +554,6 @@ template <typename Op> struct RowsReducer {
         for (int r = 0; r < R; r++) /* a missing last row rereads row n - 1 */
             row[r] = reinterpret_cast<const Load *>(
                 a.in + output_offset(a, min(o0 + (uint32_t)r, n - 1), RT__OUT_SLOT_IN));
-        /* var/std in two passes: the general path, right for an exact
-           batch too. */
-        if constexpr (two_pass_built<C>()) {
-            if (a.rows_two_pass) {
-                two_pass_rows<C, R, false>(row, nvec, smem, o0);
-                return;
-            }
-        }
         Load v[R][C];
 #pragma unroll
         for (int r = 0; r < R; r++)
@@ -729,6 +727,43 @@ __global__ void __launch_bounds__(512 / R, Op::min_blocks)
         RowsReducer<Op>(a).template block_row_pair<C>(rt_smem);
 }
 
+/* The two-pass kernel's register bound: the block kernel's, but 40
+   registers (3 blocks of 512 threads, 6 of 256) for 16-bit values at 4
+   vectors a thread or two rows a block, and for f64 rows at 2 vectors a
+   thread or 1. H100, bench/var_rows.py, bench/NOTES.md v1.32 runs 2-4:
+   - 16-bit, C = 4 (from 32): their 32 widened values spilled 14-70 bytes
+     under 32 registers (-Xptxas -v, sm_90), none at 40, and the fewer
+     blocks still read rows faster than Welford's folds at 32 (tuned_rows.c
+     TWO_PASS has the times). Unconditional loads that reread a row's last
+     vector fitted 32 registers, but ran 0-8% slower than this bound
+     (likely every warp's rereads of one line);
+   - bf16 pairs (from 46 registers, 5 blocks of 256 a SM): [67108,2000]
+     102.2-103.0 -> 98.9-99.0 us, [89478,1496] 122.2-123.0 -> 119.7-119.8;
+     f16 pairs need 32 registers under either bound; at 32 bf16 spilled 38
+     bytes;
+   - f64 rows at C = 2 (from 42 registers): [131072,500] 204.4-205.5 ->
+     188.3-188.4 us (the row sum 195.0). At C = 4 f64 spilled 24 bytes at
+     40 registers and rows of 1000 ran 6% slower: those keep 2 blocks of
+     512.
+   A kernel apart from the block kernel, so that Welford's folds keep the
+   block kernel's bound for misaligned rows: under the 40-register bound
+   bf16 and f16 var of those ran 4-11% slower (run 3). */
+template <typename Op, int C, int R> struct RowsTwoPassBounds {
+    using S = typename Op::scalar_t;
+    static constexpr bool at40 =
+        (sizeof(S) == 2 && (C == 4 || R == 2)) || (sizeof(S) == 8 && R == 1 && C <= 2);
+    static constexpr int min_blocks = at40 ? 3 * R : Op::min_blocks;
+};
+
+/* var/std of R aligned rows a block in two passes (the config's
+   rows_two_pass), C vectors a thread. */
+template <typename Op, int C, int R>
+__global__ void __launch_bounds__(512 / R, RowsTwoPassBounds<Op, C, R>::min_blocks)
+    rows_two_pass_kernel(const __grid_constant__ rt__kernel_args a) {
+    extern __shared__ __align__(16) char rt_smem[];
+    RowsReducer<Op>(a).template two_pass_block<C, R>(rt_smem);
+}
+
 /* The column kernel (the config's rows_cols): exactly W x Y threads. */
 template <typename Op>
 __global__ void __launch_bounds__(RT__ROWS_COLS_WIDTH * RT__ROWS_COLS_LANES)
@@ -745,6 +780,19 @@ __global__ void __launch_bounds__(128) rows_tile_kernel(const __grid_constant__ 
     RowsReducer<Op>(a).tile(rt_smem);
 }
 
+/* The block kernel of C vectors a thread and R rows a block, or for
+   var/std in two passes (rows_two_pass) its two-pass kernel. */
+template <typename Op, int C, int R>
+cudaError_t launch_block_kernel(const rt__launch_config *c, dim3 grid, dim3 block, size_t smem,
+                                cudaStream_t stream, void **params, int device) {
+    if constexpr (IsWelford<Op>::value) {
+        if (c->rows_two_pass)
+            return launch_fast<rows_two_pass_kernel<Op, C, R>>(grid, block, smem, stream, params,
+                                                               device);
+    }
+    return launch_fast<rows_block_kernel<Op, C, R>>(grid, block, smem, stream, params, device);
+}
+
 /* The block kernel of R rows a block and the config's C (rows_in_flight)
    vectors a thread; cudaErrorInvalidValue for more than the MAX it is
    built for. */
@@ -753,18 +801,15 @@ cudaError_t launch_rows_block(const rt__launch_config *c, dim3 grid, dim3 block,
                               cudaStream_t stream, void **params, int device) {
     if constexpr (MAX >= 1) {
         if (c->rows_in_flight == 1)
-            return launch_fast<rows_block_kernel<Op, 1, R>>(grid, block, smem, stream, params,
-                                                            device);
+            return launch_block_kernel<Op, 1, R>(c, grid, block, smem, stream, params, device);
     }
     if constexpr (MAX >= 2) {
         if (c->rows_in_flight == 2)
-            return launch_fast<rows_block_kernel<Op, 2, R>>(grid, block, smem, stream, params,
-                                                            device);
+            return launch_block_kernel<Op, 2, R>(c, grid, block, smem, stream, params, device);
     }
     if constexpr (MAX >= 4) {
         if (c->rows_in_flight == 4)
-            return launch_fast<rows_block_kernel<Op, 4, R>>(grid, block, smem, stream, params,
-                                                            device);
+            return launch_block_kernel<Op, 4, R>(c, grid, block, smem, stream, params, device);
     }
     return cudaErrorInvalidValue;
 }
