@@ -500,13 +500,13 @@ static const rows_case k_rows[] = {
      0, ROWS_PAIR, 1},
     {"block pair bool any, L=2400", RT_OP_ANY, RT_BOOL, RT_BOOL, 1, 9001, 2400, 2400, 0, false, false,
      0, ROWS_PAIR, 1},
-    /* 16-bit values 4 vectors a thread in two passes (40 registers): 375
-       bf16 vectors over 128 x 4 (3 or 2 a thread), 640 f16 vectors over
-       256 x 4, and the exact batch of 4096 on 128 x 4 (the H200 plan of
-       TWO_PASS cases), which takes the general path's equal counts; with
-       the rule off, Welford's folds on the same blocks, the partial batch
-       one vector at a time. On SMALL_GPU_TEST_SMS SMs 4 waves take 256
-       rows of 128 threads, 128 of 256. */
+    /* 16-bit values 4 vectors a thread in two passes (the two-pass
+       kernel's 40 registers): 375 bf16 vectors over 128 x 4 (3 or 2 a
+       thread), 640 f16 vectors over 256 x 4, and the exact batch of 4096
+       on 128 x 4 (the H200 plan of TWO_PASS cases: 32 values a thread a
+       row); with the rule off, Welford's folds on the same blocks, the
+       partial batch one vector at a time. On SMALL_GPU_TEST_SMS SMs 4
+       waves take 256 rows of 128 threads, 128 of 256. */
     {"block two-pass bf16 var, L=3000 (4 vectors a thread, partial)", RT_OP_VAR, RT_BF16, RT_BF16, 1,
      300, 3000, 3000, 0, false, false, 1, ROWS_TWO_PASS, 1},
     {"block two-pass f16 std keepdim, L=5120 (256 x 4, partial)", RT_OP_STD, RT_F16, RT_F16, 1, 150,
