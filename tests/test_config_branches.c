@@ -1425,11 +1425,15 @@ static void test_tuned_row_two_pass(void **state) {
     assert_int_equal(expect_two_pass(6000, RT_OP_STD, RT_F32, 512, 4, true).rows_per_block, 1);
     assert_int_equal(expect_two_pass(4000, RT_OP_VAR, RT_F64, 512, 4, true).rows_per_block, 1);
     assert_int_equal(expect_two_pass(1000, RT_OP_VAR, RT_F64, 128, 4, true).rows_per_block, 1);
-    /* bf16 rows of 3000: 375 vectors on 128 threads of 4, 3 on the first
-       119 and 2 on the other 9; f16 rows of 5120: 640 vectors on 256 of
-       4, 3 or 2 each. */
-    assert_int_equal(expect_two_pass(3000, RT_OP_VAR, RT_BF16, 128, 4, true).rows_per_block, 1);
-    assert_int_equal(expect_two_pass(5120, RT_OP_STD, RT_F16, 256, 4, true).rows_per_block, 1);
+    /* 16-bit rows of at most 3 vectors a thread take 3: bf16 rows of 3000
+       (375 vectors on 128 threads, 3 on the first 119 and 2 on the other
+       9), f16 rows of 5120 (640 on 256, 3 or 2 each), bf16 rows of 3072
+       (384 on 128, 3 each); rows of 4000 (500 on 128: 4 or 3) keep 4; f32
+       rows of 3 vectors a thread keep 4 (5000: 1250 on 512). */
+    assert_int_equal(expect_two_pass(3000, RT_OP_VAR, RT_BF16, 128, 3, true).rows_per_block, 1);
+    assert_int_equal(expect_two_pass(5120, RT_OP_STD, RT_F16, 256, 3, true).rows_per_block, 1);
+    expect_two_pass(3072, RT_OP_VAR, RT_BF16, 128, 3, true);
+    expect_two_pass(4000, RT_OP_VAR, RT_BF16, 128, 4, true);
     /* Partial batches two rows a block: 3000 floats (750 vectors on 256
        threads), 1000 (250 on 128 x 2), bf16 rows of 2000 (250 on 128 x
        2). */

@@ -114,16 +114,27 @@ static void test_two_pass_partial(void **state) {
     assert_int_equal(rt__cuda_check_config(&ragged, &op, &c), RT_ERR_INTERNAL);
 }
 
-/* 16-bit values at 4 vectors a thread: bf16 rows of 3000 (375 vectors)
-   on 128 threads of 4 pass; the same plan on rows of 4104 (513 vectors,
-   one past the batch) does not. */
+/* 16-bit values: bf16 rows of 4000 (500 vectors) on 128 threads of 4
+   pass, and rows of 3000 (375) on 128 of 3; the second plan on rows of
+   3080 (385 vectors, one past its batch) does not, nor 3 vectors a thread
+   without two passes or for f32 rows. */
 static void test_two_pass_16bit(void **state) {
     (void)state;
-    const rt__iter it = rows_of_elems(3000, 2);
-    const rt__launch_config c = planned_two_pass_of(&it, RT_BF16, 128, 4);
     const rt__op_traits op = rt__op_traits_for(RT_OP_VAR, RT_BF16, RT_BF16, false, 2.0);
-    const rt__iter over = rows_of_elems(4104, 2);
+    const rt__iter four = rows_of_elems(4000, 2);
+    planned_two_pass_of(&four, RT_BF16, 128, 4);
+    const rt__iter it = rows_of_elems(3000, 2);
+    rt__launch_config c = planned_two_pass_of(&it, RT_BF16, 128, 3);
+    const rt__iter over = rows_of_elems(3080, 2);
     assert_int_equal(rt__cuda_check_config(&over, &op, &c), RT_ERR_INTERNAL);
+    c.rows_two_pass = false;
+    assert_int_equal(rt__cuda_check_config(&it, &op, &c), RT_ERR_INTERNAL);
+    /* f32 rows of 1500 on 128 threads of 3 vectors (375 of them). */
+    const rt__iter f32 = rows_of(1500);
+    const rt__op_traits f32_op = var_f32();
+    c.rows_two_pass = true;
+    c.rows_vec = 4;
+    assert_int_equal(rt__cuda_check_config(&f32, &f32_op, &c), RT_ERR_INTERNAL);
 }
 
 int main(void) {

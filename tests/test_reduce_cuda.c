@@ -500,19 +500,26 @@ static const rows_case k_rows[] = {
      0, ROWS_PAIR, 1},
     {"block pair bool any, L=2400", RT_OP_ANY, RT_BOOL, RT_BOOL, 1, 9001, 2400, 2400, 0, false, false,
      0, ROWS_PAIR, 1},
-    /* 16-bit values 4 vectors a thread in two passes (the two-pass
-       kernel's 40 registers): 375 bf16 vectors over 128 x 4 (3 or 2 a
-       thread), 640 f16 vectors over 256 x 4, and the exact batch of 4096
-       on 128 x 4 (the H200 plan of TWO_PASS cases: 32 values a thread a
-       row); with the rule off, Welford's folds on the same blocks, the
-       partial batch one vector at a time. On SMALL_GPU_TEST_SMS SMs 4
-       waves take 256 rows of 128 threads, 128 of 256. */
-    {"block two-pass bf16 var, L=3000 (4 vectors a thread, partial)", RT_OP_VAR, RT_BF16, RT_BF16, 1,
-     300, 3000, 3000, 0, false, false, 1, ROWS_TWO_PASS, 1},
-    {"block two-pass f16 std keepdim, L=5120 (256 x 4, partial)", RT_OP_STD, RT_F16, RT_F16, 1, 150,
-     5120, 5120, 0, false, true, 1, ROWS_TWO_PASS, 1},
+    /* 16-bit values in two passes: 4 vectors a thread (the two-pass
+       kernel's 40 registers), 500 bf16 vectors over 128 x 4 (4 or 3 a
+       thread) and the exact batch of 4096 on 128 x 4 (the H200 plan of
+       TWO_PASS cases: 32 values a thread a row); at most 3, 3 (32
+       registers, the general path for an exact batch too): 375 bf16
+       vectors over 128 x 3 (3 or 2 a thread), 640 f16 vectors over 256 x
+       3, 768 f16 vectors over 256 x 3 exactly. With the rule off, Welford's
+       folds on 4 vectors a thread, the partial batch one vector at a time.
+       On SMALL_GPU_TEST_SMS SMs 4 waves take 256 rows of 128 threads, 128
+       of 256. */
+    {"block two-pass bf16 var, L=4000 (128 x 4, partial)", RT_OP_VAR, RT_BF16, RT_BF16, 1, 300,
+     4000, 4000, 0, false, false, 1, ROWS_TWO_PASS, 1},
     {"block two-pass bf16 std, L=4096 (128 x 4, exact), correction 0", RT_OP_STD, RT_BF16, RT_BF16,
      1, 300, 4096, 4096, 0, false, false, 0, ROWS_TWO_PASS, 1},
+    {"block two-pass bf16 var, L=3000 (128 x 3, partial)", RT_OP_VAR, RT_BF16, RT_BF16, 1, 300,
+     3000, 3000, 0, false, false, 1, ROWS_TWO_PASS, 1},
+    {"block two-pass f16 std keepdim, L=5120 (256 x 3, partial)", RT_OP_STD, RT_F16, RT_F16, 1, 150,
+     5120, 5120, 0, false, true, 1, ROWS_TWO_PASS, 1},
+    {"block two-pass f16 var, L=6144 (256 x 3, exact)", RT_OP_VAR, RT_F16, RT_F16, 1, 150, 6144,
+     6144, 0, false, false, 1, ROWS_TWO_PASS, 1},
     {"block two-pass f64 var, L=1000 (a row a block: a 32-byte state)", RT_OP_VAR, RT_F64, RT_F64,
      1, 300, 1000, 1000, 0, false, false, 1, ROWS_TWO_PASS, 1},
     {"block pair i32 max with indices, two kept dims, keepdim", RT_OP_MAX, RT_I32, RT_I32, 3, 3001,

@@ -307,7 +307,8 @@ typedef struct rt__launch_config {
     int rows_in_flight; /* direct, short, warp: rows per lane group; block[0] / 32 warps
                            each cover rows_in_flight * 32 / rows_group
                            adjacent rows. block: vector loads per thread
-                           per batch (1, 2 or 4) */
+                           per batch (1, 2 or 4; 3 for 16-bit values in
+                           two passes, a row a block) */
     int rows_per_block; /* rows a block covers: grid[0] = ceil(outputs / it) */
     int rows_rot_shift; /* tile: row r starts at column rows_group * ((r >> */
     int rows_rot_mask;  /* shift) & mask) mod L, so rows sharing a bank

@@ -220,9 +220,19 @@ enum { ROWS_BLOCK_PAIR_MAX_VECS = 768, ROWS_BLOCK_PAIR_MAX_THREADS = 256 };
      f16 var [43690,3072]   114.6       ->  92.3-92.7    sum  89.4
      f16 var [26214,5120]   118.7-118.9 -> 106.5-106.9   sum  92.4
    (PyTorch eager: bf16 std [43690,3072] 180.6, f16 [26214,5120] 182.1.)
-   The rows whose threads hold 2 or 3 vectors stay over the sum, likely
-   because 12 blocks of 128 a SM at 40 registers hold fewer bytes in
-   flight than the sum's 16. --kinds-off row-two-pass turns it off. */
+   Rows of at most 3 vectors a thread then take 3 (the kernel's own
+   instantiation, 25-32 registers, so 16 blocks of 128 a SM as the sum's
+   instead of 12 at 40; v1.32 run 8, the same method, us):
+     bf16 var [52428,2560]  110.1-110.5 ->  97.9-98.2    sum  91.0
+     bf16 var [43690,3072]   98.2-98.6  ->  89.9-90.0    sum  89.6
+     bf16 var [26214,5120]  112.6-112.8 ->  97.9-98.1    sum  92.7
+     bf16 var [21845,6144]   98.8-98.9  ->  89.9         sum  90.1
+     bf16 var [58254,2304]  119.1-119.2 -> 105.3-105.6   sum  92.4
+     f16 var [43690,3072]    92.7-92.9  ->  89.8         sum  89.6
+     f16 var [26214,5120]   106.9-107.0 ->  91.8         sum  92.4
+   (rows of 3584 and 4096 unchanged: 4 vectors a thread). Rows whose
+   threads hold 2-2.5 vectors stay 7-14% over the sum. --kinds-off
+   row-two-pass turns it off. */
 
 /* Wide blocks: sums, means, var and std (traits row_block_wide; var and
    std since v1.30, TWO_PASS above) of aligned rows
@@ -305,6 +315,10 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
        exact or partial. */
     const bool two_pass = op->row_two_pass && !(kinds_off & RT__RULE_OFF_ROW_TWO_PASS) &&
                           aligned;
+    /* 16-bit values in two passes, a row a block, at most 3 vectors a
+       thread: 3 of them, in 32 registers instead of 40 (TWO_PASS above). */
+    if (two_pass && op->input_size == 2 && rows == 1 && loads == 4 && per_thread <= 3)
+        loads = 3;
     rows_common(op, c);
     c->rows_block = true;
     c->rows_two_pass = two_pass;

@@ -70,8 +70,12 @@ static rt_status check_rows(const rt__iter *it, const rt__op_traits *op,
         RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 ||
                          c->grid[0] != (it->num_outputs + rows - 1) / rows,
                      RT_ERR_INTERNAL);
+        /* 1, 2 or 4 vectors a thread; 3 in two passes of 16-bit values, a
+           row a block (the kernel's instantiations). */
+        const bool three = c->rows_in_flight == 3 && c->rows_two_pass && elem == 2 && rows == 1;
         RT_RETURN_IF(c->rows_vec * elem != 16 ||
-                         (c->rows_in_flight != 1 && c->rows_in_flight != 2 && c->rows_in_flight != 4),
+                         (c->rows_in_flight != 1 && c->rows_in_flight != 2 &&
+                          c->rows_in_flight != 4 && !three),
                      RT_ERR_INTERNAL);
         RT_RETURN_IF(rows == 2 && (L % c->rows_vec != 0 || !rt__iter_input_aligned(it, 16, 0) ||
                                    L / c->rows_vec > (int64_t)c->rows_in_flight * c->block[0]),

@@ -22,9 +22,10 @@
  *    sharing a bank start on different banks (rows_rot_*), and stores its
  *    output: coalesced loads and stores for any L, odd ones too.
  *  - block: rows of more than 2 KiB, a block of up to 512 threads per row,
- *    each thread C (1, 2, 4) aligned 16-byte vectors of the row at once,
- *    then the general kernel's warps_reduce, without the barrier before
- *    it (a block's first use of smem; Inductor's shape for them); short
+ *    each thread C (1, 2, 4; 3 for 16-bit two passes) aligned 16-byte
+ *    vectors of the row at once, then the general kernel's warps_reduce,
+ *    without the barrier before it (a block's first use of smem;
+ *    Inductor's shape for them); short
  *    ones of these (aligned, whole vectors) two rows a block, one
  *    warps_reduce for both; var/std of aligned rows one batch covers
  *    (one or two a block) in two passes over the registers and one block
@@ -529,7 +530,10 @@ template <typename Op> struct RowsReducer {
             row[r] = reinterpret_cast<const Load *>(
                 a.in +
                 output_offset(a, R == 1 ? o0 : min(o0 + (uint32_t)r, n - 1), RT__OUT_SLOT_IN));
-        if constexpr (R == 1) {
+        /* (3 vectors of 16-bit values: the exact path spilled 6 bytes of
+           bf16 under 32 registers, -Xptxas -v, sm_90; the general one, whose
+           equal counts merge without a division, none.) */
+        if constexpr (R == 1 && C != 3) {
             if (nvec == (uint32_t)C * blockDim.x) {
                 two_pass_rows<C, 1, true>(row, nvec, smem, o0);
                 return;
@@ -810,6 +814,13 @@ cudaError_t launch_rows_block(const rt__launch_config *c, dim3 grid, dim3 block,
     if constexpr (MAX >= 4) {
         if (c->rows_in_flight == 4)
             return launch_block_kernel<Op, 4, R>(c, grid, block, smem, stream, params, device);
+    }
+    /* 3 a thread: var/std of 16-bit values in two passes, a row a block
+       (tuned_rows.c TWO_PASS). */
+    if constexpr (IsWelford<Op>::value && R == 1 && sizeof(typename Op::scalar_t) == 2) {
+        if (c->rows_in_flight == 3 && c->rows_two_pass)
+            return launch_fast<rows_two_pass_kernel<Op, 3, R>>(grid, block, smem, stream, params,
+                                                               device);
     }
     return cudaErrorInvalidValue;
 }
