@@ -1425,6 +1425,9 @@ static void test_tuned_row_two_pass(void **state) {
     assert_int_equal(expect_two_pass(6000, RT_OP_STD, RT_F32, 512, 4, true).rows_per_block, 1);
     assert_int_equal(expect_two_pass(4000, RT_OP_VAR, RT_F64, 512, 4, true).rows_per_block, 1);
     assert_int_equal(expect_two_pass(1000, RT_OP_VAR, RT_F64, 128, 4, true).rows_per_block, 1);
+    /* f64 rows of 500 (250 vectors): 128 threads of 2, the two-pass
+       kernel's 40-register bound for f64 at 1-2 vectors a thread. */
+    assert_int_equal(expect_two_pass(500, RT_OP_STD, RT_F64, 128, 2, true).rows_per_block, 1);
     /* 16-bit rows of at most 3 vectors a thread take 3: bf16 rows of 3000
        (375 vectors on 128 threads, 3 on the first 119 and 2 on the other
        9), f16 rows of 5120 (640 on 256, 3 or 2 each), bf16 rows of 3072
