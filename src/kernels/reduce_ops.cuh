@@ -526,8 +526,8 @@ template <typename S> struct OneNumberState<Norm2Op<S>> {
     static constexpr bool value = true;
 };
 
-/* Welford's var/std: the ROWS block kernel's two-pass rows
-   (reduce_rows.cuh two_pass_rows) are built for these ops only. */
+/* Welford's var/std: the ROWS two-pass kernel (reduce_rows.cuh
+   rows_two_pass_kernel, two_pass_rows) is built for these ops only. */
 template <typename Op> struct IsWelford {
     static constexpr bool value = false;
 };

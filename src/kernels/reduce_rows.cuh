@@ -434,9 +434,10 @@ template <typename Op> struct RowsReducer {
        projection. One block reduction and one barrier a block: no Welford
        folds, no 16-byte (mean, m2, n) states, and no second block sum
        after the mean (tuned_rows.c has the measurements).
-       Exact (nvec == C x nt): every thread holds K = C x V values a row, a
-       power of two (the mean an exact scaling, the merges without a
-       division or counts). Otherwise thread t holds vectors t, t + nt, ...
+       Exact (nvec == C x nt, C = 1, 2 or 4: two_pass_block keeps 3 on the
+       general path): every thread holds K = C x V values a row, a power
+       of two (the mean an exact scaling, the merges without a division or
+       counts). Otherwise thread t holds vectors t, t + nt, ...
        below nvec of each row, loaded at once (guarded): C or C - 1 of them
        (none past nvec on the fewest threads), the same count in every
        row, so one count travels with the states and a merge of unequal
@@ -748,7 +749,10 @@ __global__ void __launch_bounds__(512 / R, Op::min_blocks)
    - f64 rows at C = 2 (from 42 registers): [131072,500] 204.4-205.5 ->
      188.3-188.4 us (the row sum 195.0). At C = 4 f64 spilled 24 bytes at
      40 registers and rows of 1000 ran 6% slower: those keep 2 blocks of
-     512.
+     512;
+   - 16-bit rows of at most 3 vectors a thread take C = 3 (tuned_rows.c),
+     which keeps the bound of 32: 16 blocks of 128 a SM, as the sum has
+     (run 8).
    A kernel apart from the block kernel, so that Welford's folds keep the
    block kernel's bound for misaligned rows: under the 40-register bound
    bf16 and f16 var of those ran 4-11% slower (run 3). */
