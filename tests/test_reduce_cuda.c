@@ -522,6 +522,11 @@ static const rows_case k_rows[] = {
      6144, 0, false, false, 1, ROWS_TWO_PASS, 1},
     {"block two-pass f64 var, L=1000 (a row a block: a 32-byte state)", RT_OP_VAR, RT_F64, RT_F64,
      1, 300, 1000, 1000, 0, false, false, 1, ROWS_TWO_PASS, 1},
+    /* f64 rows of 2 vectors a thread at most, the two-pass kernel's
+       40-register f64 bound (RowsTwoPassBounds): 250 vectors over 128 x 2
+       (2 or 1 a thread). */
+    {"block two-pass f64 std, L=500 (128 x 2, partial)", RT_OP_STD, RT_F64, RT_F64, 1, 300, 500,
+     500, 0, false, false, 1, ROWS_TWO_PASS, 1},
     {"block pair i32 max with indices, two kept dims, keepdim", RT_OP_MAX, RT_I32, RT_I32, 3, 3001,
      1000, 1004, 0, true, true, 0, ROWS_PAIR, 1},
     {"block pair f32 std, L=1500", RT_OP_STD, RT_F32, RT_F32, 1, 8449, 1500, 1500, 0, false, false, 1,
