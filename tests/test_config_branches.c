@@ -1717,6 +1717,10 @@ static void expect_stream(int64_t n, rt_op op, rt_dtype dt, int vec, int per_thr
     /* The grid's last block folds where the grid is more than a wave of
        512-thread blocks at 2048 threads a SM: 132 x 4 on the model H100. */
     assert_int_equal(c.stream_fold_last, blocks > 528);
+    /* Double states of those grids fold through slots: two ints a block
+       in the semaphore region, no staging (tuned_stream.c). */
+    const bool slots = blocks > 528 && dt == RT_F64;
+    assert_int_equal(c.stream_slots, slots);
     if (blocks == 1) {
         assert_false(rt__config_global_reduce(&c));
         assert_false(c.input_chunked);
@@ -1727,8 +1731,8 @@ static void expect_stream(int64_t n, rt_op op, rt_dtype dt, int vec, int per_thr
     assert_true(rt__config_global_reduce(&c));
     assert_true(c.input_chunked);
     assert_int_equal(c.input_mult[2], 512 * per_thread);
-    assert_int_equal(c.staging_bytes, (int64_t)blocks * acc_size);
-    assert_int_equal(c.semaphore_count, 1);
+    assert_int_equal(c.staging_bytes, slots ? 0 : (int64_t)blocks * acc_size);
+    assert_int_equal(c.semaphore_count, slots ? 2 * (int64_t)blocks : 1);
     /* The chunks cover the run's vectors (rounded up: a head off the
        boundary), the last one not empty. */
     const int64_t units = (n + vec - 1) / vec;
@@ -1761,6 +1765,12 @@ static void test_tuned_stream(void **state) {
     expect_stream((int64_t)528 * 8192 + 1, RT_OP_SUM, RT_F32, 4, 4, 529, 4);
     expect_stream((int64_t)528 * 8192, RT_OP_SUM, RT_F64, 4, 4, 528, 8);
     expect_stream((int64_t)528 * 8192 + 4, RT_OP_SUM, RT_F64, 4, 4, 529, 8);
+    /* Slots for every op of a double state (f64 min/max, products,
+       means); not for i64 states (i64 sums, i32 sums into i64). */
+    expect_stream((int64_t)1 << 26, RT_OP_MAX, RT_F64, 4, 4, 8192, 8);
+    expect_stream((int64_t)1 << 26, RT_OP_PROD, RT_F64, 4, 4, 8192, 8);
+    expect_stream((int64_t)1 << 26, RT_OP_MEAN, RT_F64, 4, 4, 8192, 8);
+    expect_stream((int64_t)1 << 26, RT_OP_SUM, RT_I64, 4, 4, 8192, 8);
     /* The general kernel: vectors under 16 bytes (byte sums, 8- and 16-bit
        min/max: 4 elements a vector); states with an index, var, norms of
        run-time p, any. */
@@ -1831,6 +1841,10 @@ static void test_tuned_stream(void **state) {
     assert_int_equal(t.kernel, RT__KERNEL_STREAM);
     assert_int_equal(t.input_mult[2], 8 * 512);
     assert_int_equal(t.grid[0], 4096);
+    /* Slots were measured on an H100 only: the H200 keeps the count. */
+    assert_true(t.stream_fold_last);
+    assert_false(t.stream_slots);
+    assert_int_equal(t.semaphore_count, 1);
     assert_int_equal(rt__config_compute(&at64, &n2, &h100, RT_POLICY_TUNED, &t), RT_OK);
     assert_int_equal(t.kernel, RT__KERNEL_STREAM);
     assert_int_equal(t.grid[0], 2048);

@@ -1389,6 +1389,11 @@ static const branch_case k_stream[] = {
      1, 0, 1},
     {"stream: f64 amax, 123457", RT_OP_MAX, RT_F64, RT_F64, 1, {123457}, 1, {0}, 0, false, 0, 1, 1, 1,
      0, 1},
+    /* Over a wave of blocks (538 of 8192 doubles on an H100's or H200's
+       132 SMs): slots, with a misaligned start; the f64 sum above has 611
+       blocks. */
+    {"stream: f64 amax, 4400003, misaligned", RT_OP_MAX, RT_F64, RT_F64, 1, {4400003}, 1, {0}, 1,
+     false, 0, 1, 1, 1, 0, 1},
     {"stream: i32 sum to i64, 6000001", RT_OP_SUM, RT_I32, RT_I64, 1, {6000001}, 1, {0}, 2, false, 0,
      1, 1, 1, 0, 1},
     {"stream: i32 amin, 500001", RT_OP_MIN, RT_I32, RT_I32, 1, {500001}, 1, {0}, 1, false, 0, 1, 1, 1,

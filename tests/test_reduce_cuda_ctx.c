@@ -1,7 +1,8 @@
 /*
  * The CUDA context's promises: bitwise reproducible results, work on the
  * caller's stream, a steady state without allocation (and semaphores left
- * at 0 by every launch), the caller's current device restored, and the
+ * at 0 by every launch, STREAM's slots too), the caller's current device
+ * restored, and the
  * memory and device errors: where each kind of memory is accepted, also
  * from a thread that has made no CUDA call of its own.
  * Exits 77 (skipped) when no GPU is visible.
@@ -168,6 +169,76 @@ static void test_steady_state(void **state) {
     for (int i = 0; i < 1024; i++)
         assert_int_equal(sems[i], 0);
     rt_case_free(&c);
+    dev_case_free(&d);
+    rt_context_destroy(ctx);
+}
+
+/* The words of the semaphore region a STREAM slots launch of `blocks`
+   blocks used (two each) are all 0. */
+static void expect_slots_clear(rt_context *ctx, int64_t blocks, const char *what) {
+    const size_t n = (size_t)(2 * blocks);
+    unsigned *words = malloc(n * sizeof *words);
+    assert_non_null(words);
+    CUDA_OK(cudaMemcpy(words, rt__cuda_workspace_semaphores(ctx), n * sizeof *words,
+                       cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; i++)
+        if (words[i] != 0)
+            fail_msg("%s: semaphore word %zu is %u after the call", what, i, words[i]);
+    free(words);
+}
+
+/* f64 full reductions over a wave of STREAM blocks fold through slots
+   (tuned_stream.c, planned as on an H100): the result is the reference's,
+   the same bytes call after call, and every slot is 0 again after each;
+   an input whose values all carry the slots' mark pattern (a NaN, which
+   amax keeps bit for bit in every block's state) still gives a NaN and
+   leaves the slots clear. */
+static void test_stream_slots(void **state) {
+    (void)state;
+    rt_context *ctx;
+    assert_int_equal(rt_context_create(&ctx, RT_DEVICE_CUDA, 0), RT_OK);
+    case_plan_gbps(ctx, H100_CLASS_TEST_GBPS);
+    const rt__device_props *props = rt__cuda_props(ctx);
+    /* 8192 doubles a block: 40 blocks past a wave of 512-thread blocks. */
+    const int64_t wave = (int64_t)props->num_sms * (props->max_threads_per_sm / 512);
+    const int64_t shape[1] = {(wave + 40) * 8192 + 5};
+    const int dim = 0;
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    const rt_op ops[2] = {RT_OP_SUM, RT_OP_MAX};
+    for (int k = 0; k < 2; k++) {
+        rt_case c;
+        make_case(&c, ops[k], RT_F64, RT_F64, 1, shape, &dim, 1, k, false, 0x5107ull + k);
+        const rt__launch_config cfg = case_config(ctx, &c, &d, RT_POLICY_TUNED);
+        assert_int_equal(cfg.kernel, RT__KERNEL_STREAM);
+        assert_true(cfg.stream_slots);
+        assert_int_equal(cfg.grid[0], wave + 41);
+        rt_status s = dev_case_run(ctx, &c, &d, RT_POLICY_TUNED, NULL);
+        check_case_gpu(&c, s, "stream slots");
+        expect_slots_clear(ctx, cfg.grid[0], "stream slots");
+        unsigned char *first = malloc(c.out_buf.bytes);
+        assert_non_null(first);
+        memcpy(first, c.out_buf.base, c.out_buf.bytes);
+        for (int rep = 0; rep < 2; rep++) {
+            assert_int_equal(dev_case_run(ctx, &c, &d, RT_POLICY_TUNED, NULL), RT_OK);
+            assert_memory_equal(first, c.out_buf.base, c.out_buf.bytes);
+            expect_slots_clear(ctx, cfg.grid[0], "stream slots, again");
+        }
+        free(first);
+        if (ops[k] == RT_OP_MAX) {
+            const unsigned long long mark = RT__STREAM_SLOT_MARK;
+            double *x = (double *)c.in.data;
+            for (int64_t i = 0; i < shape[0]; i++)
+                memcpy(&x[i], &mark, sizeof mark);
+            assert_int_equal(dev_case_run(ctx, &c, &d, RT_POLICY_TUNED, NULL), RT_OK);
+            double got;
+            memcpy(&got, c.out.data, sizeof got);
+            if (!isnan(got))
+                fail_msg("amax of the slots' mark NaN: %g, want a NaN", got);
+            expect_slots_clear(ctx, cfg.grid[0], "stream slots, mark NaN");
+        }
+        rt_case_free(&c);
+    }
     dev_case_free(&d);
     rt_context_destroy(ctx);
 }
@@ -370,7 +441,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_determinism),    cmocka_unit_test(test_stream),
         cmocka_unit_test(test_stream_switch),
-        cmocka_unit_test(test_steady_state),   cmocka_unit_test(test_device_restored),
+        cmocka_unit_test(test_steady_state),   cmocka_unit_test(test_stream_slots),
+        cmocka_unit_test(test_device_restored),
         cmocka_unit_test(test_errors),         cmocka_unit_test(test_memory_kinds),
         cmocka_unit_test(test_fresh_thread),
     };

@@ -79,6 +79,11 @@ typedef struct rt__op_traits {
        row a block) for states over 16 bytes (f64 var ran 9% slower two
        rows a block). */
     int row_pair_loads;
+    /* The STREAM kernel's state is a double (f64 sums, means, products,
+       min/max without indices, the p = 2 norm): grids over a wave fold it
+       through tagged slots (rt__launch_config stream_slots). TUNED alone
+       reads it. */
+    bool slot_state;
     /* Registers per thread of the general kernel built for output_vec_size
        1, 2 and 4 on the device at hand (the CUDA backend fills them in);
        0: unknown, and TUNED then assumes a full SM of threads. */
@@ -277,6 +282,13 @@ typedef struct rt__launch_config {
        last block to count folds them, each block waiting for its count's
        answer (tuned_stream.c says why). */
     bool stream_fold_last;
+    /* stream_fold_last with a double state (the op's slot_state): each
+       block stores its state in a slot of the semaphore region as a
+       tagged word and exits, and the grid's last block folds the slots as
+       they fill, in the count's fixed order, resetting each to 0
+       (reduce_tiny.cuh fold_slots). semaphore_count is then 2 a block
+       and staging_bytes 0 (tuned_stream.c says why). */
+    bool stream_slots;
     /* RT__KERNEL_ROWS only (0 / false otherwise). */
     bool rows_tile;     /* packed rows through a shared-memory tile of
                            rows_per_block rows */

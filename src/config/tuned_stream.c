@@ -123,6 +123,39 @@ static int64_t fold_last_min_blocks(const rt__device_props *dev, int64_t threads
     return (int64_t)dev->num_sms * (dev->max_threads_per_sm / threads);
 }
 
+/* How the grid's last block learns that the others are done, for double
+   states (stream_slots). Where it polls the count, it folds every
+   partial after the last block has counted: two rounds of loads (8192
+   f64 partials, 4 packs of 16 bytes a thread at a time) and the block
+   reduction, on the launch's critical path. With slots, each block stores
+   its state as a word that is never 0 (its bits XOR a NaN pattern no
+   stored state keeps) and exits, with no fence and no count; the last
+   block folds the slots already filled while the grid's last blocks
+   still read, each thread in the count's order (packs t, t + T, ...),
+   waiting only at a slot still 0, so after the last store only that
+   slot's load and the block reduction remain. Same order, same bits.
+   H100, var_rows.py through the library (sums over dim 1 of [1, n]
+   tensors, an event pair a call, median of 100, A/B builds in
+   alternating passes), us (bench/NOTES.md v1.33):
+                               count          slots          stores only
+     f64 2^26, runs 4-5      174.30-174.69  173.79-174.14  172.96-173.15 (run 1)
+     f64 2^26, run 6         174.38-174.69  174.00-174.13
+     f64 8191 x 8192 - 1     174.74-175.01  174.02-174.21
+     f32 2^27, runs 4-5      173.79-174.05  173.82-174.32  172.10-172.27 (run 1)
+     bf16 2^28, runs 4-5     173.94-174.21  173.73-174.02
+   ("stores only": no count and no fold, a wrong output: the bound.) The
+   slot kernel takes 44-48 registers where the count's took 40, so 2
+   blocks of 512 a SM instead of 3, and that is part of it: bound to 3
+   (40 registers, no spill) the slots read 174.66-174.75 (run 6), and the
+   count with 8 fold loads at once (45 registers) 174.08-174.21 against
+   174.18-174.50 (run 2). The 4-byte float states (f32, bf16 and f16
+   sums) took slots of their own NaN pattern in runs 4-5 at 32 registers
+   and did not gain, so they keep the count; integer states have no bit
+   pattern to spare. H100-class GPUs only: the H200 was not measured. */
+static bool stream_slots(const rt__op_traits *op, const rt__device_props *dev, bool fold_last) {
+    return fold_last && op->slot_state && op->acc_size == 8 && rt__config_h100_class(dev);
+}
+
 bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
                              const rt__device_props *dev, rt__launch_config *cfg) {
     const int64_t elem = op->input_size;
@@ -177,10 +210,12 @@ bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
     c.output_vec_size = 1;
     c.vt0 = op->vt0;
     c.max_threads = RT__STREAM_THREADS;
-    /* A partial per block and one count, when blocks must be folded. */
-    c.staging_bytes = blocks > 1 ? blocks * op->acc_size : 0;
-    c.semaphore_count = blocks > 1 ? 1 : 0;
+    /* A partial per block and one count, when blocks must be folded; or
+       a slot of two ints per block (stream_slots). */
     c.stream_fold_last = blocks > fold_last_min_blocks(dev, threads);
+    c.stream_slots = stream_slots(op, dev, c.stream_fold_last);
+    c.staging_bytes = blocks > 1 && !c.stream_slots ? blocks * op->acc_size : 0;
+    c.semaphore_count = c.stream_slots ? 2 * blocks : blocks > 1 ? 1 : 0;
     *cfg = c;
     return true;
 }

@@ -157,15 +157,19 @@ static rt_status check_tiny(const rt__iter *it, const rt__launch_config *c) {
    contiguous run, blocks of exactly its launch bound, and chunks of whole
    block steps that cover the run's vectors (input_mult[2], with several
    blocks; one block reads the whole run). */
-static rt_status check_stream(const rt__iter *it, const rt__launch_config *c) {
+static rt_status check_stream(const rt__iter *it, const rt__op_traits *op,
+                              const rt__launch_config *c) {
     RT_RETURN_IF(!rt__iter_is_one_run(it), RT_ERR_INTERNAL);
     RT_RETURN_IF(c->block[0] != RT__STREAM_THREADS || c->block[1] != 1 || c->block[2] != 1 ||
                      c->grid[0] < 1 || c->grid[1] != 1 || c->grid[2] != 1 ||
                      !c->vectorize_input || c->input_vec_size < 1,
                  RT_ERR_INTERNAL);
     const int64_t chunk = c->input_mult[2];
+    /* Slots: the grid's last block folds them, a double state each. */
+    RT_RETURN_IF(c->stream_slots && (!c->stream_fold_last || !op->slot_state || op->acc_size != 8),
+                 RT_ERR_INTERNAL);
     if (c->grid[0] == 1)
-        return chunk == 0 ? RT_OK : RT_ERR_INTERNAL;
+        return chunk == 0 && !c->stream_fold_last ? RT_OK : RT_ERR_INTERNAL;
     RT_RETURN_IF(chunk < c->block[0] || chunk % c->block[0] != 0, RT_ERR_INTERNAL);
     RT_RETURN_IF((int64_t)c->grid[0] * chunk < rt__config_input_units(it, c), RT_ERR_INTERNAL);
     return RT_OK;
@@ -178,7 +182,7 @@ rt_status rt__cuda_check_config(const rt__iter *it, const rt__op_traits *op,
     if (c->kernel == RT__KERNEL_TINY)
         return check_tiny(it, c);
     if (c->kernel == RT__KERNEL_STREAM)
-        return check_stream(it, c);
+        return check_stream(it, op, c);
     const int R = it->num_reduce_dims;
     const int64_t elem = it->elem_size[RT__ITER_IN];
     const int bx = c->block[0], by = c->block[1], ovs = c->output_vec_size;
@@ -250,8 +254,8 @@ int64_t rt__cuda_shared_bytes(const rt__launch_config *c, int acc_size) {
 int64_t rt__cuda_staging_bytes(const rt__launch_config *c, int acc_size) {
     if (!rt__config_global_reduce(c))
         return 0;
-    if (c->kernel == RT__KERNEL_STREAM)
-        return (int64_t)c->grid[0] * acc_size; /* a state per block */
+    if (c->kernel == RT__KERNEL_STREAM) /* a state per block, unless in slots */
+        return c->stream_slots ? 0 : (int64_t)c->grid[0] * acc_size;
     int64_t slots = (int64_t)c->grid[0] * c->grid[1];
     if (!rt__config_block_x_reduce(c))
         slots *= c->block[0];
@@ -261,7 +265,10 @@ int64_t rt__cuda_staging_bytes(const rt__launch_config *c, int acc_size) {
 int64_t rt__cuda_semaphores(const rt__launch_config *c) {
     if (!rt__config_global_reduce(c))
         return 0;
-    return c->kernel == RT__KERNEL_STREAM ? 1 : c->grid[0];
+    /* STREAM: one count, or a slot of two per block (stream_slots). */
+    if (c->kernel == RT__KERNEL_STREAM)
+        return c->stream_slots ? 2 * (int64_t)c->grid[0] : 1;
+    return c->grid[0];
 }
 
 void rt__cuda_pack_iter(const rt__iter *it, rt__kernel_args *a) {
@@ -300,6 +307,7 @@ void rt__cuda_pack_tiny(const rt__iter *it, const rt__kernel_args *op, bool firs
     a->num_inputs = (uint32_t)it->inputs_per_output;
     a->chunk = 0;
     a->fold_last = 0;
+    a->fold_slots = 0;
     a->out_dtype = op->out_dtype;
     a->first = first;
     a->last = last;

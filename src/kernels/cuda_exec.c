@@ -157,8 +157,9 @@ static rt_status tiny_launch(const plan *p, const rt__iter *piece, bool first, b
     if (n->cfg.kernel == RT__KERNEL_STREAM) {
         a.chunk = n->cfg.input_mult[2] > 0 ? (uint32_t)n->cfg.input_mult[2] : a.num_inputs;
         a.fold_last = n->cfg.stream_fold_last ? 1 : 0;
+        a.fold_slots = n->cfg.stream_slots ? 1 : 0;
         if (n->sems > 0) {
-            a.staging = rt__cuda_workspace_staging(p->ctx);
+            a.staging = n->staging > 0 ? rt__cuda_workspace_staging(p->ctx) : NULL;
             a.semaphores = rt__cuda_workspace_semaphores(p->ctx);
         }
     }

@@ -243,6 +243,11 @@ rt__launch_fn rt__rows_lookup(rt__family family, rt_dtype in_dtype);
  * ~900. Pointers are the elements' own addresses (the piece's data
  * pointers: a single output has no offsets).
  */
+/* The STREAM kernel's slot encoding (fold_slots): a signalling NaN's
+   bits, and the quiet NaN stored for a state that has them. */
+#define RT__STREAM_SLOT_MARK 0x7ff4c0ffee5107edull
+#define RT__STREAM_SLOT_NAN 0x7ff8000000000000ull
+
 typedef struct rt__tiny_args {
     const char *in;       /* element 0 of the run */
     char *out;            /* the output element */
@@ -260,6 +265,14 @@ typedef struct rt__tiny_args {
        states once every other block has counted; 0, the last block to
        count folds them (rt__launch_config's stream_fold_last). */
     int fold_last;
+    /* With fold_last, for double states (rt__launch_config's
+       stream_slots): block b stores its state as the word state ^
+       RT__STREAM_SLOT_MARK in slot b of `semaphores` (two unsigneds a
+       block, 0 at rest) instead of a partial in `staging` and a count,
+       and the grid's last block folds the slots as they fill, resetting
+       them to 0. A state whose bits are the mark (a NaN) is stored as
+       RT__STREAM_SLOT_NAN, so a filled slot is never 0. */
+    int fold_slots;
     int out_dtype;        /* rt_dtype of `out` */
     int first, last;      /* as in rt__kernel_args */
     int64_t index_base;   /* added to indices (split pieces) */

@@ -29,8 +29,11 @@
  * tail), reduces it, and thread 0 publishes the block's state and counts
  * it; one block (the last to count, or in grids over a wave the grid's
  * last, run_stream) folds every block's state in a fixed order, 16 bytes
- * of states a load, and finishes the output. tuned_stream.c has the
- * measurements behind the shape.
+ * of states a load, and finishes the output. Double states of grids over
+ * a wave skip the count: each block's state goes to a slot that reads 0
+ * until it is stored, and the grid's last block folds the slots as they
+ * fill (fold_slots). tuned_stream.c has the measurements behind the
+ * shape.
  *
  * Included by the reduce_<family>.cu files after reduce_body.cuh.
  */
@@ -172,6 +175,77 @@ template <typename Op> struct TinyReducer {
             finish(v.v[0]);
     }
 
+    /* STREAM slots (fold_slots, double states, grids over a wave): block
+       b's thread 0 stores its state in slot b as a word that is never 0,
+       with no fence and no count, and every block but the grid's last
+       exits. The last folds the slots in the count's order (thread t:
+       packs of two slots t, t + T, ..., FOLD_LOADS at a time, then the
+       slot past the last whole pack), each pack once both its words are
+       nonzero, stopping at the first that is not and loading it again
+       after a short sleep; it resets each folded pack to 0 for the next
+       launch. Its own slot is visible to its threads through the barrier.
+       Dispatched last, it finds all but the grid's last few slots filled
+       and waits only for those; dispatched early, it holds one SM slot
+       while the others run in the rest. */
+    __device__ void fold_slots(A state) const {
+        static_assert(sizeof(A) == 8, "slots hold 8-byte states");
+        constexpr int FOLD_LOADS = 4;
+        unsigned long long *slot = reinterpret_cast<unsigned long long *>(a.semaphores);
+        const uint32_t nb = gridDim.x;
+        if (threadIdx.x == 0) {
+            unsigned long long w;
+            memcpy(&w, &state, sizeof w);
+            if (w == RT__STREAM_SLOT_MARK)
+                w = RT__STREAM_SLOT_NAN;
+            store_relaxed(&slot[blockIdx.x], w ^ RT__STREAM_SLOT_MARK);
+        }
+        if (blockIdx.x != nb - 1)
+            return;
+        __syncthreads();
+        const uint32_t t = threadIdx.x, nt = blockDim.x, npack = nb / 2;
+        A acc = op.ident();
+        uint32_t k = t;
+        while (k < npack) {
+            unsigned long long w[FOLD_LOADS][2];
+#pragma unroll
+            for (int i = 0; i < FOLD_LOADS; i++)
+                if (k + i * nt < npack)
+                    load_relaxed2(&slot[2 * (k + i * nt)], w[i][0], w[i][1]);
+            /* Packs folded this round: a prefix of the FOLD_LOADS. */
+            int done = 0;
+#pragma unroll
+            for (int i = 0; i < FOLD_LOADS; i++) {
+                if (done != i || k + i * nt >= npack || w[i][0] == 0 || w[i][1] == 0)
+                    continue;
+#pragma unroll
+                for (int j = 0; j < 2; j++) {
+                    const unsigned long long u = w[i][j] ^ RT__STREAM_SLOT_MARK;
+                    A x;
+                    memcpy(&x, &u, sizeof x);
+                    acc = op.combine(acc, x);
+                }
+                *reinterpret_cast<uint4 *>(&slot[2 * (k + i * nt)]) = make_uint4(0, 0, 0, 0);
+                done++;
+            }
+            k += done * nt;
+            if (done < FOLD_LOADS && k < npack)
+                __nanosleep(64);
+        }
+        for (uint32_t c = 2 * npack + t; c < nb; c += nt) {
+            unsigned long long u;
+            while ((u = load_relaxed(&slot[c])) == 0)
+                __nanosleep(64);
+            slot[c] = 0;
+            u ^= RT__STREAM_SLOT_MARK;
+            A x;
+            memcpy(&x, &u, sizeof x);
+            acc = op.combine(acc, x);
+        }
+        const Vec<A, 1> v = block_reduce<false>(acc);
+        if (threadIdx.x == 0)
+            finish(v.v[0]);
+    }
+
     /* STREAM: block b reads vectors [b * chunk, (b + 1) * chunk), block 0
        the scalar head and tail too; with several blocks each publishes its
        state and one block folds them all. */
@@ -201,6 +275,12 @@ template <typename Op> struct TinyReducer {
            last to count folds. Either way the folding block's acquire,
            through the barrier after it, hands every other block's state
            to its threads, and it resets the count for the next launch. */
+        if constexpr (sizeof(A) == 8 && std::is_floating_point<A>::value) {
+            if (a.fold_slots) {
+                fold_slots(v.v[0]);
+                return;
+            }
+        }
         A *staging = reinterpret_cast<A *>(a.staging);
         __shared__ bool is_last;
         if (threadIdx.x == 0)
@@ -290,8 +370,12 @@ cudaError_t launch_tiny(const rt__tiny_args *a, const rt__launch_config *c, cuda
     const int threads = c->block[0];
     if (c->kernel == RT__KERNEL_STREAM) {
         if constexpr (OneNumberState<Op>::value) {
+            using A = typename Op::acc_t;
+            constexpr bool slots = sizeof(A) == 8 && std::is_floating_point<A>::value;
             if (threads != RT__STREAM_THREADS || c->grid[0] < 1 || a->chunk == 0 ||
-                (c->grid[0] > 1 && (a->staging == nullptr || a->semaphores == nullptr)))
+                (c->grid[0] > 1 && a->semaphores == nullptr) ||
+                (c->grid[0] > 1 && !a->fold_slots && a->staging == nullptr) ||
+                (a->fold_slots && (!slots || !a->fold_last || c->grid[0] < 2)))
                 return cudaErrorInvalidValue;
             return launch_fast<stream_kernel<Op>>(dim3((unsigned)c->grid[0], 1, 1),
                                                   dim3((unsigned)threads, 1, 1), 0, stream,

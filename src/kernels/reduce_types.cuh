@@ -219,6 +219,31 @@ static __device__ __forceinline__ unsigned load_acquire(const unsigned *counter)
     return v;
 }
 
+/* A 64-bit word at GPU scope, relaxed order: single-copy atomic, so a
+   reader at the same scope sees the whole word or none of it (STREAM
+   slots: the value is its own flag, no fence needed). */
+static __device__ __forceinline__ void store_relaxed(unsigned long long *p, unsigned long long v) {
+    asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+}
+
+/* Two adjacent 64-bit words at GPU scope, relaxed order, in one 16-byte
+   load: PTX models a vector access as one access an element, so each
+   word is single-copy atomic (the pair need not be). */
+static __device__ __forceinline__ void load_relaxed2(const unsigned long long *p,
+                                                     unsigned long long &x,
+                                                     unsigned long long &y) {
+    asm volatile("ld.relaxed.gpu.global.v2.b64 {%0, %1}, [%2];"
+                 : "=l"(x), "=l"(y)
+                 : "l"(p)
+                 : "memory");
+}
+
+static __device__ __forceinline__ unsigned long long load_relaxed(const unsigned long long *p) {
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
 /* A streaming load (ld.global.cs, evict first) of the general kernel's
    input, which it reads exactly once. H200, whole suite built three ways
    in one run (plain / .cs / .lu loads, best of two passes): bool any of
