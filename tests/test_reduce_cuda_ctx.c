@@ -209,12 +209,13 @@ static void test_stream_slots(void **state) {
     for (int k = 0; k < 2; k++) {
         rt_case c;
         make_case(&c, ops[k], RT_F64, RT_F64, 1, shape, &dim, 1, k, false, 0x5107ull + k);
+        rt_status s = dev_case_run(ctx, &c, &d, RT_POLICY_TUNED, NULL);
+        check_case_gpu(&c, s, "stream slots");
+        /* (case_config validates the device copy that dev_case_run made.) */
         const rt__launch_config cfg = case_config(ctx, &c, &d, RT_POLICY_TUNED);
         assert_int_equal(cfg.kernel, RT__KERNEL_STREAM);
         assert_true(cfg.stream_slots);
         assert_int_equal(cfg.grid[0], wave + 41);
-        rt_status s = dev_case_run(ctx, &c, &d, RT_POLICY_TUNED, NULL);
-        check_case_gpu(&c, s, "stream slots");
         expect_slots_clear(ctx, cfg.grid[0], "stream slots");
         unsigned char *first = malloc(c.out_buf.bytes);
         assert_non_null(first);
