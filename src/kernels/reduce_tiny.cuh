@@ -64,6 +64,12 @@ template <typename T> static __device__ __forceinline__ T load_cg_pack(const T *
     }
 }
 
+/* States the STREAM kernel folds through slots (fold_slots): doubles,
+   whose NaN patterns leave one to mark an empty slot. */
+template <typename A> struct SlotState {
+    static constexpr bool value = sizeof(A) == 8 && std::is_floating_point<A>::value;
+};
+
 template <typename Op> struct TinyReducer {
     using S = typename Op::scalar_t;
     using A = typename Op::acc_t;
@@ -187,8 +193,15 @@ template <typename Op> struct TinyReducer {
        Dispatched last, it finds all but the grid's last few slots filled
        and waits only for those; dispatched early, it holds one SM slot
        while the others run in the rest. */
+    /* The state a filled slot holds (fold_slots' encoding undone). */
+    static __device__ A from_slot(unsigned long long w) {
+        w ^= RT__STREAM_SLOT_MARK;
+        A x;
+        memcpy(&x, &w, sizeof x);
+        return x;
+    }
     __device__ void fold_slots(A state) const {
-        static_assert(sizeof(A) == 8, "slots hold 8-byte states");
+        static_assert(SlotState<A>::value, "slots hold double states");
         constexpr int FOLD_LOADS = 4;
         unsigned long long *slot = reinterpret_cast<unsigned long long *>(a.semaphores);
         const uint32_t nb = gridDim.x;
@@ -218,12 +231,8 @@ template <typename Op> struct TinyReducer {
                 if (done != i || k + i * nt >= npack || w[i][0] == 0 || w[i][1] == 0)
                     continue;
 #pragma unroll
-                for (int j = 0; j < 2; j++) {
-                    const unsigned long long u = w[i][j] ^ RT__STREAM_SLOT_MARK;
-                    A x;
-                    memcpy(&x, &u, sizeof x);
-                    acc = op.combine(acc, x);
-                }
+                for (int j = 0; j < 2; j++)
+                    acc = op.combine(acc, from_slot(w[i][j]));
                 *reinterpret_cast<uint4 *>(&slot[2 * (k + i * nt)]) = make_uint4(0, 0, 0, 0);
                 done++;
             }
@@ -236,10 +245,7 @@ template <typename Op> struct TinyReducer {
             while ((u = load_relaxed(&slot[c])) == 0)
                 __nanosleep(64);
             slot[c] = 0;
-            u ^= RT__STREAM_SLOT_MARK;
-            A x;
-            memcpy(&x, &u, sizeof x);
-            acc = op.combine(acc, x);
+            acc = op.combine(acc, from_slot(u));
         }
         const Vec<A, 1> v = block_reduce<false>(acc);
         if (threadIdx.x == 0)
@@ -263,6 +269,12 @@ template <typename Op> struct TinyReducer {
                 finish(v.v[0]);
             return;
         }
+        if constexpr (SlotState<A>::value) {
+            if (a.fold_slots) {
+                fold_slots(v.v[0]);
+                return;
+            }
+        }
 
         /* Thread 0 holds the block's state and stores it, then counts.
            fold_last (grids of more blocks than the GPU holds at once,
@@ -275,12 +287,6 @@ template <typename Op> struct TinyReducer {
            last to count folds. Either way the folding block's acquire,
            through the barrier after it, hands every other block's state
            to its threads, and it resets the count for the next launch. */
-        if constexpr (sizeof(A) == 8 && std::is_floating_point<A>::value) {
-            if (a.fold_slots) {
-                fold_slots(v.v[0]);
-                return;
-            }
-        }
         A *staging = reinterpret_cast<A *>(a.staging);
         __shared__ bool is_last;
         if (threadIdx.x == 0)
@@ -370,8 +376,7 @@ cudaError_t launch_tiny(const rt__tiny_args *a, const rt__launch_config *c, cuda
     const int threads = c->block[0];
     if (c->kernel == RT__KERNEL_STREAM) {
         if constexpr (OneNumberState<Op>::value) {
-            using A = typename Op::acc_t;
-            constexpr bool slots = sizeof(A) == 8 && std::is_floating_point<A>::value;
+            constexpr bool slots = SlotState<typename Op::acc_t>::value;
             if (threads != RT__STREAM_THREADS || c->grid[0] < 1 || a->chunk == 0 ||
                 (c->grid[0] > 1 && a->semaphores == nullptr) ||
                 (c->grid[0] > 1 && !a->fold_slots && a->staging == nullptr) ||
