@@ -13,6 +13,17 @@
 
 static rt_context *g_gpu;
 
+/* Runs c again on ctx with `policy`: RT_OK, and the same output bytes as
+   the run before it left in c's host blocks. */
+static void expect_same_rerun(rt_context *ctx, rt_case *c, dev_case *d, rt_policy policy) {
+    unsigned char *before = malloc(c->out_buf.bytes);
+    assert_non_null(before);
+    memcpy(before, c->out_buf.base, c->out_buf.bytes);
+    assert_int_equal(dev_case_run(ctx, c, d, policy, NULL), RT_OK);
+    assert_memory_equal(before, c->out_buf.base, c->out_buf.bytes);
+    free(before);
+}
+
 /* The same call, three times: identical bytes (global reduces included:
    the last block folds the partials in a fixed order). */
 static void test_determinism(void **state) {
@@ -38,14 +49,8 @@ static void test_determinism(void **state) {
                   &cases[i].dim, 1, 0, false, 0xde7ull + i);
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_DEFAULT, NULL);
         check_case_gpu(&c, s, "determinism");
-        unsigned char *first = malloc(c.out_buf.bytes);
-        assert_non_null(first);
-        memcpy(first, c.out_buf.base, c.out_buf.bytes);
-        for (int rep = 0; rep < 2; rep++) {
-            assert_int_equal(dev_case_run(g_gpu, &c, &d, RT_POLICY_DEFAULT, NULL), RT_OK);
-            assert_memory_equal(first, c.out_buf.base, c.out_buf.bytes);
-        }
-        free(first);
+        for (int rep = 0; rep < 2; rep++)
+            expect_same_rerun(g_gpu, &c, &d, RT_POLICY_DEFAULT);
         rt_case_free(&c);
     }
     dev_case_free(&d);
@@ -217,15 +222,10 @@ static void test_stream_slots(void **state) {
         assert_true(cfg.stream_slots);
         assert_int_equal(cfg.grid[0], wave + 41);
         expect_slots_clear(ctx, cfg.grid[0], "stream slots");
-        unsigned char *first = malloc(c.out_buf.bytes);
-        assert_non_null(first);
-        memcpy(first, c.out_buf.base, c.out_buf.bytes);
         for (int rep = 0; rep < 2; rep++) {
-            assert_int_equal(dev_case_run(ctx, &c, &d, RT_POLICY_TUNED, NULL), RT_OK);
-            assert_memory_equal(first, c.out_buf.base, c.out_buf.bytes);
+            expect_same_rerun(ctx, &c, &d, RT_POLICY_TUNED);
             expect_slots_clear(ctx, cfg.grid[0], "stream slots, again");
         }
-        free(first);
         if (ops[k] == RT_OP_MAX) {
             const unsigned long long mark = RT__STREAM_SLOT_MARK;
             double *x = (double *)c.in.data;

@@ -80,9 +80,9 @@ typedef struct rt__op_traits {
        rows a block). */
     int row_pair_loads;
     /* The STREAM kernel's state is a double (f64 sums, means, products,
-       min/max without indices, the p = 2 norm): grids over a wave fold it
-       through tagged slots (rt__launch_config stream_slots). TUNED alone
-       reads it. */
+       min/max without indices, the p = 2 norm; acc_size 8): grids over a
+       wave fold it through slots (rt__launch_config stream_slots). TUNED
+       and the launch check read it. */
     bool slot_state;
     /* Registers per thread of the general kernel built for output_vec_size
        1, 2 and 4 on the device at hand (the CUDA backend fills them in);
@@ -283,8 +283,8 @@ typedef struct rt__launch_config {
        answer (tuned_stream.c says why). */
     bool stream_fold_last;
     /* stream_fold_last with a double state (the op's slot_state): each
-       block stores its state in a slot of the semaphore region as a
-       tagged word and exits, and the grid's last block folds the slots as
+       block stores its state in a slot of the semaphore region as a word
+       that is never 0 and exits, and the grid's last block folds the slots as
        they fill, in the count's fixed order, resetting each to 0
        (reduce_tiny.cuh fold_slots). semaphore_count is then 2 a block
        and staging_bytes 0 (tuned_stream.c says why). */

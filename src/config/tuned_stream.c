@@ -153,7 +153,7 @@ static int64_t fold_last_min_blocks(const rt__device_props *dev, int64_t threads
    and did not gain, so they keep the count; integer states have no bit
    pattern to spare. H100-class GPUs only: the H200 was not measured. */
 static bool stream_slots(const rt__op_traits *op, const rt__device_props *dev, bool fold_last) {
-    return fold_last && op->slot_state && op->acc_size == 8 && rt__config_h100_class(dev);
+    return fold_last && op->slot_state && rt__config_h100_class(dev);
 }
 
 bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,

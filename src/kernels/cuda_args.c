@@ -166,8 +166,7 @@ static rt_status check_stream(const rt__iter *it, const rt__op_traits *op,
                  RT_ERR_INTERNAL);
     const int64_t chunk = c->input_mult[2];
     /* Slots: the grid's last block folds them, a double state each. */
-    RT_RETURN_IF(c->stream_slots && (!c->stream_fold_last || !op->slot_state || op->acc_size != 8),
-                 RT_ERR_INTERNAL);
+    RT_RETURN_IF(c->stream_slots && (!c->stream_fold_last || !op->slot_state), RT_ERR_INTERNAL);
     if (c->grid[0] == 1)
         return chunk == 0 && !c->stream_fold_last ? RT_OK : RT_ERR_INTERNAL;
     RT_RETURN_IF(chunk < c->block[0] || chunk % c->block[0] != 0, RT_ERR_INTERNAL);
@@ -265,10 +264,9 @@ int64_t rt__cuda_staging_bytes(const rt__launch_config *c, int acc_size) {
 int64_t rt__cuda_semaphores(const rt__launch_config *c) {
     if (!rt__config_global_reduce(c))
         return 0;
-    /* STREAM: one count, or a slot of two per block (stream_slots). */
-    if (c->kernel == RT__KERNEL_STREAM)
-        return c->stream_slots ? 2 * (int64_t)c->grid[0] : 1;
-    return c->grid[0];
+    /* STREAM: its config's count (one, or two a block for stream_slots,
+       tuned_stream.c). */
+    return c->kernel == RT__KERNEL_STREAM ? c->semaphore_count : c->grid[0];
 }
 
 void rt__cuda_pack_iter(const rt__iter *it, rt__kernel_args *a) {

@@ -235,6 +235,11 @@ RT__FOR_EACH_KERNEL(RT__DECLARE_ROWS_ENTRY)
 #undef RT__DECLARE_ROWS_ENTRY
 rt__launch_fn rt__rows_lookup(rt__family family, rt_dtype in_dtype);
 
+/* The STREAM kernel's slot encoding (fold_slots): a signalling NaN's
+   bits, and the quiet NaN stored for a state that has them. */
+#define RT__STREAM_SLOT_MARK 0x7ff4c0ffee5107edull
+#define RT__STREAM_SLOT_NAN 0x7ff8000000000000ull
+
 /*
  * The argument block of the TINY and STREAM kernels (RT__KERNEL_TINY,
  * RT__KERNEL_STREAM, reduce_tiny.cuh): they reduce one contiguous run of
@@ -243,11 +248,6 @@ rt__launch_fn rt__rows_lookup(rt__family family, rt_dtype in_dtype);
  * ~900. Pointers are the elements' own addresses (the piece's data
  * pointers: a single output has no offsets).
  */
-/* The STREAM kernel's slot encoding (fold_slots): a signalling NaN's
-   bits, and the quiet NaN stored for a state that has them. */
-#define RT__STREAM_SLOT_MARK 0x7ff4c0ffee5107edull
-#define RT__STREAM_SLOT_NAN 0x7ff8000000000000ull
-
 typedef struct rt__tiny_args {
     const char *in;       /* element 0 of the run */
     char *out;            /* the output element */
