@@ -1732,7 +1732,22 @@ static void expect_stream(int64_t n, rt_op op, rt_dtype dt, int vec, int per_thr
     assert_true(c.input_chunked);
     assert_int_equal(c.input_mult[2], 512 * per_thread);
     assert_int_equal(c.staging_bytes, slots ? 0 : (int64_t)blocks * acc_size);
-    assert_int_equal(c.semaphore_count, slots ? 2 * (int64_t)blocks : 1);
+    /* Slots come in groups of 1024 (a pack of two a thread), or more where
+       that would make more groups than the model H100's 132 SMs less one;
+       a group's folder comes a wave (528 blocks) after it. Two ints a
+       block and a group. */
+    if (slots) {
+        int64_t group = 1024;
+        while ((blocks + group - 1) / group > 131)
+            group += 1024;
+        assert_int_equal(c.stream_slot_group, group);
+        assert_int_equal(c.stream_slot_delay, 528);
+        assert_int_equal(c.semaphore_count, 2 * ((int64_t)blocks + (blocks + group - 1) / group));
+    } else {
+        assert_int_equal(c.stream_slot_group, 0);
+        assert_int_equal(c.stream_slot_delay, 0);
+        assert_int_equal(c.semaphore_count, 1);
+    }
     /* The chunks cover the run's vectors (rounded up: a head off the
        boundary), the last one not empty. */
     const int64_t units = (n + vec - 1) / vec;
@@ -1771,6 +1786,9 @@ static void test_tuned_stream(void **state) {
     expect_stream((int64_t)1 << 26, RT_OP_PROD, RT_F64, 4, 4, 8192, 8);
     expect_stream((int64_t)1 << 26, RT_OP_MEAN, RT_F64, 4, 4, 8192, 8);
     expect_stream((int64_t)1 << 26, RT_OP_SUM, RT_I64, 4, 4, 8192, 8);
+    /* 131 x 1024 + 1 blocks would be 132 groups of 1024, one more than the
+       model H100's SMs less one: groups of 2048, 66 of them. */
+    expect_stream((int64_t)(131 * 1024 + 1) * 8192, RT_OP_SUM, RT_F64, 4, 4, 131 * 1024 + 1, 8);
     /* The general kernel: vectors under 16 bytes (byte sums, 8- and 16-bit
        min/max: 4 elements a vector); states with an index, var, norms of
        run-time p, any. */

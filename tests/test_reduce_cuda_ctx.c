@@ -178,10 +178,10 @@ static void test_steady_state(void **state) {
     rt_context_destroy(ctx);
 }
 
-/* The words of the semaphore region a STREAM slots launch of `blocks`
-   blocks used (two each) are all 0. */
-static void expect_slots_clear(rt_context *ctx, int64_t blocks, const char *what) {
-    const size_t n = (size_t)(2 * blocks);
+/* The first `count` ints of the semaphore region (a STREAM slots
+   launch's: two a block and two a group) are all 0. */
+static void expect_slots_clear(rt_context *ctx, int64_t count, const char *what) {
+    const size_t n = (size_t)count;
     unsigned *words = malloc(n * sizeof *words);
     assert_non_null(words);
     CUDA_OK(cudaMemcpy(words, rt__cuda_workspace_semaphores(ctx), n * sizeof *words,
@@ -197,48 +197,60 @@ static void expect_slots_clear(rt_context *ctx, int64_t blocks, const char *what
    the same bytes call after call, and every slot is 0 again after each;
    an input whose values all carry the slots' mark pattern (a NaN, which
    amax keeps bit for bit in every block's state) still gives a NaN and
-   leaves the slots clear. */
+   leaves the slots clear. Two grids: 41 blocks past a wave, where the
+   grid's last block folds every slot, and 2089 past one, where blocks a
+   wave after the first two groups of 1024 slots fold them. */
 static void test_stream_slots(void **state) {
     (void)state;
     rt_context *ctx;
     assert_int_equal(rt_context_create(&ctx, RT_DEVICE_CUDA, 0), RT_OK);
     case_plan_gbps(ctx, H100_CLASS_TEST_GBPS);
     const rt__device_props *props = rt__cuda_props(ctx);
-    /* 8192 doubles a block: 40 blocks past a wave of 512-thread blocks. */
+    /* 8192 doubles a block, past a wave of 512-thread blocks. */
     const int64_t wave = (int64_t)props->num_sms * (props->max_threads_per_sm / 512);
-    const int64_t shape[1] = {(wave + 40) * 8192 + 5};
+    const int64_t past[2] = {40, 2 * 1024 + 40};
     const int dim = 0;
     dev_case d;
     memset(&d, 0, sizeof d);
     const rt_op ops[2] = {RT_OP_SUM, RT_OP_MAX};
-    for (int k = 0; k < 2; k++) {
-        rt_case c;
-        make_case(&c, ops[k], RT_F64, RT_F64, 1, shape, &dim, 1, k, false, 0x5107ull + k);
-        rt_status s = dev_case_run(ctx, &c, &d, RT_POLICY_TUNED, NULL);
-        check_case_gpu(&c, s, "stream slots");
-        /* (case_config validates the device copy that dev_case_run made.) */
-        const rt__launch_config cfg = case_config(ctx, &c, &d, RT_POLICY_TUNED);
-        assert_int_equal(cfg.kernel, RT__KERNEL_STREAM);
-        assert_true(cfg.stream_slots);
-        assert_int_equal(cfg.grid[0], wave + 41);
-        expect_slots_clear(ctx, cfg.grid[0], "stream slots");
-        for (int rep = 0; rep < 2; rep++) {
-            expect_same_rerun(ctx, &c, &d, RT_POLICY_TUNED);
-            expect_slots_clear(ctx, cfg.grid[0], "stream slots, again");
+    for (int m = 0; m < 2; m++) {
+        const int64_t shape[1] = {(wave + past[m]) * 8192 + 5};
+        for (int k = 0; k < 2; k++) {
+            rt_case c;
+            make_case(&c, ops[k], RT_F64, RT_F64, 1, shape, &dim, 1, k, false,
+                      0x5107ull + 2 * (uint64_t)m + (uint64_t)k);
+            rt_status s = dev_case_run(ctx, &c, &d, RT_POLICY_TUNED, NULL);
+            check_case_gpu(&c, s, "stream slots");
+            /* (case_config validates the device copy that dev_case_run made.) */
+            const rt__launch_config cfg = case_config(ctx, &c, &d, RT_POLICY_TUNED);
+            assert_int_equal(cfg.kernel, RT__KERNEL_STREAM);
+            assert_true(cfg.stream_slots);
+            assert_int_equal(cfg.grid[0], wave + past[m] + 1);
+            assert_int_equal(cfg.stream_slot_group, 1024);
+            assert_int_equal(cfg.stream_slot_delay, wave);
+            /* Groups folded by a block other than the grid's last. */
+            const int64_t nb = cfg.grid[0];
+            const int64_t folded = nb - 1 >= 1024 + wave ? (nb - 1 - wave) / 1024 : 0;
+            assert_int_equal(folded, m == 0 ? 0 : 2);
+            expect_slots_clear(ctx, cfg.semaphore_count, "stream slots");
+            for (int rep = 0; rep < 2; rep++) {
+                expect_same_rerun(ctx, &c, &d, RT_POLICY_TUNED);
+                expect_slots_clear(ctx, cfg.semaphore_count, "stream slots, again");
+            }
+            if (ops[k] == RT_OP_MAX) {
+                const unsigned long long mark = RT__STREAM_SLOT_MARK;
+                double *x = (double *)c.in.data;
+                for (int64_t i = 0; i < shape[0]; i++)
+                    memcpy(&x[i], &mark, sizeof mark);
+                assert_int_equal(dev_case_run(ctx, &c, &d, RT_POLICY_TUNED, NULL), RT_OK);
+                double got;
+                memcpy(&got, c.out.data, sizeof got);
+                if (!isnan(got))
+                    fail_msg("amax of the slots' mark NaN: %g, want a NaN", got);
+                expect_slots_clear(ctx, cfg.semaphore_count, "stream slots, mark NaN");
+            }
+            rt_case_free(&c);
         }
-        if (ops[k] == RT_OP_MAX) {
-            const unsigned long long mark = RT__STREAM_SLOT_MARK;
-            double *x = (double *)c.in.data;
-            for (int64_t i = 0; i < shape[0]; i++)
-                memcpy(&x[i], &mark, sizeof mark);
-            assert_int_equal(dev_case_run(ctx, &c, &d, RT_POLICY_TUNED, NULL), RT_OK);
-            double got;
-            memcpy(&got, c.out.data, sizeof got);
-            if (!isnan(got))
-                fail_msg("amax of the slots' mark NaN: %g, want a NaN", got);
-            expect_slots_clear(ctx, cfg.grid[0], "stream slots, mark NaN");
-        }
-        rt_case_free(&c);
     }
     dev_case_free(&d);
     rt_context_destroy(ctx);

@@ -284,11 +284,20 @@ typedef struct rt__launch_config {
     bool stream_fold_last;
     /* stream_fold_last with a double state (the op's slot_state): each
        block stores its state in a slot of the semaphore region as a word
-       that is never 0 and exits, and the grid's last block folds the slots as
-       they fill, in the count's fixed order, resetting each to 0
-       (reduce_tiny.cuh fold_slots). semaphore_count is then 2 a block
-       and staging_bytes 0 (tuned_stream.c says why). */
+       that is never 0 and exits; the slots are folded as they fill, in a
+       fixed order, each reset to 0 once read (reduce_tiny.cuh
+       fold_slots). staging_bytes is then 0 (tuned_stream.c says why). */
     bool stream_slots;
+    /* stream_slots: the slots of blocks [g * stream_slot_group,
+       (g + 1) * stream_slot_group) are group g, folded by block
+       (g + 1) * stream_slot_group + stream_slot_delay - 1 where that is
+       not the grid's last, into word grid[0] + g of the semaphore region;
+       the grid's last block folds those words and the groups left. So
+       semaphore_count is 2 a block and 2 a group (two ints a word). The
+       group is a whole number of packs of two slots a thread, at least
+       one a thread. 0 and 0 without slots. */
+    int64_t stream_slot_group;
+    int64_t stream_slot_delay;
     /* RT__KERNEL_ROWS only (0 / false otherwise). */
     bool rows_tile;     /* packed rows through a shared-memory tile of
                            rows_per_block rows */

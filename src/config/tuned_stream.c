@@ -133,7 +133,8 @@ static int64_t fold_last_min_blocks(const rt__device_props *dev, int64_t threads
    block folds the slots already filled while the grid's last blocks
    still read, each thread in the count's order (packs t, t + T, ...),
    waiting only at a slot still 0, so after the last store only that
-   slot's load and the block reduction remain. Same order, same bits.
+   slot's load and the block reduction remain (the order as the count's,
+   so the same bits; groups of slots, below, fold in an order of their own).
    H100, var_rows.py through the library (sums over dim 1 of [1, n]
    tensors, an event pair a call, median of 100, A/B builds in
    alternating passes), us (bench/NOTES.md v1.33):
@@ -154,6 +155,38 @@ static int64_t fold_last_min_blocks(const rt__device_props *dev, int64_t threads
    pattern to spare. H100-class GPUs only: the H200 was not measured. */
 static bool stream_slots(const rt__op_traits *op, const rt__device_props *dev, bool fold_last) {
     return fold_last && op->slot_state && rt__config_h100_class(dev);
+}
+
+/* Who folds the slots. The grid's last block folding them all after its
+   own chunk pulls 8 bytes a block through one SM while the memory system
+   is still full: 64 KiB at 512 MiB of f64, 128 KiB at 1 GiB, and the last
+   block's time after its chunk grows with them (half-size chunks, twice
+   the slots: 2^26 173.97-174.08 -> 176.18-176.48 us). So the slots come in
+   groups of STREAM_SLOT_GROUP_MIN (a pack of two a thread, one load), and
+   the block a delay after group g's last (the blocks a wave holds at the
+   SMs' thread limit, fold_last_min_blocks) folds group g into a word of
+   its own once its own chunk is read: long filled by then, those slots
+   cost it one load a thread and a block reduction. The grid's
+   last block folds those words and the last group or two, one load a
+   thread and one word each. H100, var_rows.py through the library (as
+   above, 3-4 alternating passes, runs 3-4 of bench/NOTES.md v1.34), us:
+                                one folder      groups, delay 528   delay 264
+     f64 2^26 (8192 blocks)     173.95-174.22   173.63-174.06       173.70-173.97
+     f64 2^27 (16384 blocks)    341.54-341.87   340.59-340.80       340.48-340.64
+     f64 67100671 (8191)        174.02-174.37   174.35-174.59       174.22-174.43
+     f64 13926405 (1701)        41.18-42.05     41.86-42.05         41.47-41.95
+   (one round of 2 vectors a thread instead of 4 lost even with groups:
+   2^26 174.10-174.56; 3 a thread 175.74-176.00.) The fold that is left on
+   the last block's path is bounded at any size: more groups than SMs less
+   one would let waiting folders fill the GPU, so past that the groups
+   grow instead, and a block still waits only for blocks of lower index,
+   which have stored their own slot before they wait for anything. */
+enum { STREAM_SLOT_GROUP_MIN = 2 * RT__STREAM_THREADS };
+
+static int64_t stream_slot_group(const rt__device_props *dev, int64_t blocks) {
+    const int64_t most_groups = dev->num_sms > 1 ? dev->num_sms - 1 : 1;
+    return rt__div_up(rt__div_up(blocks, most_groups), STREAM_SLOT_GROUP_MIN) *
+           STREAM_SLOT_GROUP_MIN;
 }
 
 bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
@@ -211,11 +244,16 @@ bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
     c.vt0 = op->vt0;
     c.max_threads = RT__STREAM_THREADS;
     /* A partial per block and one count, when blocks must be folded; or
-       a slot of two ints per block (stream_slots). */
+       a slot of two ints per block and per group (stream_slots). */
     c.stream_fold_last = blocks > fold_last_min_blocks(dev, threads);
     c.stream_slots = stream_slots(op, dev, c.stream_fold_last);
     c.staging_bytes = blocks > 1 && !c.stream_slots ? blocks * op->acc_size : 0;
-    c.semaphore_count = c.stream_slots ? 2 * blocks : blocks > 1 ? 1 : 0;
+    c.semaphore_count = blocks > 1 ? 1 : 0;
+    if (c.stream_slots) {
+        c.stream_slot_group = stream_slot_group(dev, blocks);
+        c.stream_slot_delay = fold_last_min_blocks(dev, threads);
+        c.semaphore_count = 2 * (blocks + rt__div_up(blocks, c.stream_slot_group));
+    }
     *cfg = c;
     return true;
 }

@@ -165,8 +165,19 @@ static rt_status check_stream(const rt__iter *it, const rt__op_traits *op,
                      !c->vectorize_input || c->input_vec_size < 1,
                  RT_ERR_INTERNAL);
     const int64_t chunk = c->input_mult[2];
-    /* Slots: the grid's last block folds them, a double state each. */
-    RT_RETURN_IF(c->stream_slots && (!c->stream_fold_last || !op->slot_state), RT_ERR_INTERNAL);
+    /* Slots: a double state each, in groups of whole packs of two a
+       thread, and two ints a block and a group (tuned_stream.c). */
+    if (c->stream_slots) {
+        RT_RETURN_IF(!c->stream_fold_last || !op->slot_state, RT_ERR_INTERNAL);
+        const int64_t group = c->stream_slot_group, delay = c->stream_slot_delay;
+        RT_RETURN_IF(group < 2 * c->block[0] || group % (2 * c->block[0]) != 0 ||
+                         group > UINT32_MAX || delay < 1 || delay > UINT32_MAX,
+                     RT_ERR_INTERNAL);
+        RT_RETURN_IF(c->semaphore_count != 2 * (c->grid[0] + (c->grid[0] + group - 1) / group),
+                     RT_ERR_INTERNAL);
+    } else {
+        RT_RETURN_IF(c->stream_slot_group != 0 || c->stream_slot_delay != 0, RT_ERR_INTERNAL);
+    }
     if (c->grid[0] == 1)
         return chunk == 0 && !c->stream_fold_last ? RT_OK : RT_ERR_INTERNAL;
     RT_RETURN_IF(chunk < c->block[0] || chunk % c->block[0] != 0, RT_ERR_INTERNAL);
@@ -264,8 +275,8 @@ int64_t rt__cuda_staging_bytes(const rt__launch_config *c, int acc_size) {
 int64_t rt__cuda_semaphores(const rt__launch_config *c) {
     if (!rt__config_global_reduce(c))
         return 0;
-    /* STREAM: its config's count (one, or two a block for stream_slots,
-       tuned_stream.c). */
+    /* STREAM: its config's count (one, or two a block and a group for
+       stream_slots, tuned_stream.c). */
     return c->kernel == RT__KERNEL_STREAM ? c->semaphore_count : c->grid[0];
 }
 
@@ -306,6 +317,8 @@ void rt__cuda_pack_tiny(const rt__iter *it, const rt__kernel_args *op, bool firs
     a->chunk = 0;
     a->fold_last = 0;
     a->fold_slots = 0;
+    a->slot_group = 0;
+    a->slot_delay = 0;
     a->out_dtype = op->out_dtype;
     a->first = first;
     a->last = last;

@@ -273,6 +273,13 @@ typedef struct rt__tiny_args {
        them to 0. A state whose bits are the mark (a NaN) is stored as
        RT__STREAM_SLOT_NAN, so a filled slot is never 0. */
     int fold_slots;
+    /* With fold_slots (rt__launch_config's stream_slot_group and
+       stream_slot_delay): block (g + 1) * slot_group + slot_delay - 1,
+       where that is not the grid's last, folds the slots of blocks
+       [g * slot_group, (g + 1) * slot_group) into slot word grid + g, and
+       the grid's last folds those words and the slots left. slot_group is
+       even and at least 2; 0 and 0 without slots. */
+    uint32_t slot_group, slot_delay;
     int out_dtype;        /* rt_dtype of `out` */
     int first, last;      /* as in rt__kernel_args */
     int64_t index_base;   /* added to indices (split pieces) */

@@ -31,8 +31,9 @@
  * last, run_stream) folds every block's state in a fixed order, 16 bytes
  * of states a load, and finishes the output. Double states of grids over
  * a wave skip the count: each block's state goes to a slot that reads 0
- * until it is stored, and the grid's last block folds the slots as they
- * fill (fold_slots). tuned_stream.c has the measurements behind the
+ * until it is stored; a block a wave after each group of slots folds that
+ * group into a word, and the grid's last block folds those words and the
+ * slots left (fold_slots). tuned_stream.c has the measurements behind the
  * shape.
  *
  * Included by the reduce_<family>.cu files after reduce_body.cuh.
@@ -181,54 +182,56 @@ template <typename Op> struct TinyReducer {
             finish(v.v[0]);
     }
 
-    /* STREAM slots (fold_slots, double states, grids over a wave): block
+    /* STREAM slots (fold_slots, double states, grids over a wave). Block
        b's thread 0 stores its state in slot b as a word that is never 0,
-       with no fence and no count, and every block but the grid's last
-       exits. The last folds the slots in the count's order (thread t:
-       packs of two slots t, t + T, ..., FOLD_LOADS at a time, then the
-       slot past the last whole pack), each pack once both its words are
-       nonzero, stopping at the first that is not and loading it again
-       after a short sleep; it resets each folded pack to 0 for the next
-       launch. Its own slot is visible to its threads through the barrier.
-       Dispatched last, it finds all but the grid's last few slots filled
-       and waits only for those; dispatched early, it holds one SM slot
-       while the others run in the rest. */
-    /* The state a filled slot holds (fold_slots' encoding undone). */
+       with no fence and no count. The slots of blocks [g S, (g + 1) S)
+       are group g (S = a.slot_group); block (g + 1) S + D - 1
+       (D = a.slot_delay), where that is not the grid's last, folds group
+       g into word nb + g after its own chunk, and every other block but
+       the grid's last exits. The last folds the words of the groups with
+       a folder (thread t: word t, t + T, ...) and then the slots of the
+       groups left and the odd slot at the end, in that order, so the
+       result is the same bits whatever order blocks finish in. Every
+       slot and word is reset to 0 once folded, for the next launch. A
+       block waits only for slots of lower-indexed blocks, each stored
+       before its own block waits for anything, and the config keeps the
+       waiting blocks (a group each) under the GPU's SMs, so they cannot
+       fill it. */
+    /* The state a filled slot holds (to_slot undone). */
     static __device__ A from_slot(unsigned long long w) {
         w ^= RT__STREAM_SLOT_MARK;
         A x;
         memcpy(&x, &w, sizeof x);
         return x;
     }
-    __device__ void fold_slots(A state) const {
-        static_assert(SlotState<A>::value, "slots hold double states");
+    /* A state as a slot word: never 0 (a state whose bits are the mark, a
+       NaN, is stored as another NaN). */
+    static __device__ unsigned long long to_slot(A state) {
+        unsigned long long w;
+        memcpy(&w, &state, sizeof w);
+        if (w == RT__STREAM_SLOT_MARK)
+            w = RT__STREAM_SLOT_NAN;
+        return w ^ RT__STREAM_SLOT_MARK;
+    }
+    /* Thread t folds packs p0 + t, p0 + t + T, ... below p1 (two slots
+       each, 16 bytes) into acc in that order, FOLD_LOADS at a time, each
+       once both its words are nonzero: it stops at the first that is not
+       and loads it again after a short sleep. Each folded pack is reset. */
+    __device__ A fold_packs(unsigned long long *slot, uint32_t p0, uint32_t p1, A acc) const {
         constexpr int FOLD_LOADS = 4;
-        unsigned long long *slot = reinterpret_cast<unsigned long long *>(a.semaphores);
-        const uint32_t nb = gridDim.x;
-        if (threadIdx.x == 0) {
-            unsigned long long w;
-            memcpy(&w, &state, sizeof w);
-            if (w == RT__STREAM_SLOT_MARK)
-                w = RT__STREAM_SLOT_NAN;
-            store_relaxed(&slot[blockIdx.x], w ^ RT__STREAM_SLOT_MARK);
-        }
-        if (blockIdx.x != nb - 1)
-            return;
-        __syncthreads();
-        const uint32_t t = threadIdx.x, nt = blockDim.x, npack = nb / 2;
-        A acc = op.ident();
-        uint32_t k = t;
-        while (k < npack) {
+        const uint32_t nt = blockDim.x;
+        uint32_t k = p0 + threadIdx.x;
+        while (k < p1) {
             unsigned long long w[FOLD_LOADS][2];
 #pragma unroll
             for (int i = 0; i < FOLD_LOADS; i++)
-                if (k + i * nt < npack)
+                if (k + i * nt < p1)
                     load_relaxed2(&slot[2 * (k + i * nt)], w[i][0], w[i][1]);
             /* Packs folded this round: a prefix of the FOLD_LOADS. */
             int done = 0;
 #pragma unroll
             for (int i = 0; i < FOLD_LOADS; i++) {
-                if (done != i || k + i * nt >= npack || w[i][0] == 0 || w[i][1] == 0)
+                if (done != i || k + i * nt >= p1 || w[i][0] == 0 || w[i][1] == 0)
                     continue;
 #pragma unroll
                 for (int j = 0; j < 2; j++)
@@ -237,18 +240,49 @@ template <typename Op> struct TinyReducer {
                 done++;
             }
             k += done * nt;
-            if (done < FOLD_LOADS && k < npack)
+            if (done < FOLD_LOADS && k < p1)
                 __nanosleep(64);
         }
-        for (uint32_t c = 2 * npack + t; c < nb; c += nt) {
-            unsigned long long u;
-            while ((u = load_relaxed(&slot[c])) == 0)
-                __nanosleep(64);
-            slot[c] = 0;
-            acc = op.combine(acc, from_slot(u));
+        return acc;
+    }
+    /* One slot word into acc once it is nonzero; reset. */
+    __device__ A fold_word(unsigned long long *w, A acc) const {
+        unsigned long long u;
+        while ((u = load_relaxed(w)) == 0)
+            __nanosleep(64);
+        *w = 0;
+        return op.combine(acc, from_slot(u));
+    }
+    __device__ void fold_slots(A state) const {
+        static_assert(SlotState<A>::value, "slots hold double states");
+        unsigned long long *slot = reinterpret_cast<unsigned long long *>(a.semaphores);
+        const uint32_t nb = gridDim.x, b = blockIdx.x, t = threadIdx.x, nt = blockDim.x;
+        const uint32_t S = a.slot_group, D = a.slot_delay;
+        /* Groups with a folder other than the grid's last: g + 1 <= (nb - 1 - D) / S. */
+        const uint32_t folded = nb - 1 >= S + D ? (nb - 1 - D) / S : 0;
+        if (t == 0)
+            store_relaxed(&slot[b], to_slot(state));
+        if (b != nb - 1) {
+            if (b + 1 < S + D || (b + 1 - D) % S != 0)
+                return;
+            const uint32_t g = (b + 1 - D) / S - 1;
+            const A acc = fold_packs(slot, g * (S / 2), (g + 1) * (S / 2), op.ident());
+            const Vec<A, 1> v = block_reduce<false>(acc);
+            if (t == 0)
+                store_relaxed(&slot[nb + g], to_slot(v.v[0]));
+            return;
         }
+        /* Its own slot (the odd one, or in the last pack) is visible to
+           its threads through the barrier. */
+        __syncthreads();
+        A acc = op.ident();
+        for (uint32_t g = t; g < folded; g += nt)
+            acc = fold_word(&slot[nb + g], acc);
+        acc = fold_packs(slot, folded * (S / 2), nb / 2, acc);
+        for (uint32_t c = 2 * (nb / 2) + t; c < nb; c += nt)
+            acc = fold_word(&slot[c], acc);
         const Vec<A, 1> v = block_reduce<false>(acc);
-        if (threadIdx.x == 0)
+        if (t == 0)
             finish(v.v[0]);
     }
 
@@ -380,7 +414,8 @@ cudaError_t launch_tiny(const rt__tiny_args *a, const rt__launch_config *c, cuda
             if (threads != RT__STREAM_THREADS || c->grid[0] < 1 || a->chunk == 0 ||
                 (c->grid[0] > 1 && a->semaphores == nullptr) ||
                 (c->grid[0] > 1 && !a->fold_slots && a->staging == nullptr) ||
-                (a->fold_slots && (!slots || !a->fold_last || c->grid[0] < 2)))
+                (a->fold_slots && (!slots || !a->fold_last || c->grid[0] < 2 ||
+                                   a->slot_group < 2 || a->slot_group % 2 != 0)))
                 return cudaErrorInvalidValue;
             return launch_fast<stream_kernel<Op>>(dim3((unsigned)c->grid[0], 1, 1),
                                                   dim3((unsigned)threads, 1, 1), 0, stream,
