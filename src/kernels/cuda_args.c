@@ -316,7 +316,6 @@ void rt__cuda_pack_tiny(const rt__iter *it, const rt__kernel_args *op, bool firs
     a->num_inputs = (uint32_t)it->inputs_per_output;
     a->chunk = 0;
     a->fold_last = 0;
-    a->fold_slots = 0;
     a->slot_group = 0;
     a->slot_delay = 0;
     a->out_dtype = op->out_dtype;

@@ -31,8 +31,9 @@ typedef CUresult (*rt__pointer_attrs_fn)(unsigned count, CUpointer_attribute *at
  *  - semaphores: unsigned counters of the global reduce, zeroed once when the
  *    allocation is made; every launch leaves them at 0 again (the block that
  *    folds each output tile's partials resets its own), so later calls need
- *    no memset; the STREAM kernel's slots (two words a block, stream_slots)
- *    live here too, reset to 0 by the block that folds them;
+ *    no memset; the STREAM kernel's slots and group words (two unsigneds a
+ *    block and a group, stream_slots) live here too, each reset to 0 by
+ *    the block that folds it;
  *  - staging: the per-block partials of a global reduce;
  *  - acc: accumulator states carried between the pieces of a split
  *    reduction (RT__ITER_ACC).

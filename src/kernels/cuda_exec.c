@@ -157,7 +157,6 @@ static rt_status tiny_launch(const plan *p, const rt__iter *piece, bool first, b
     if (n->cfg.kernel == RT__KERNEL_STREAM) {
         a.chunk = n->cfg.input_mult[2] > 0 ? (uint32_t)n->cfg.input_mult[2] : a.num_inputs;
         a.fold_last = n->cfg.stream_fold_last ? 1 : 0;
-        a.fold_slots = n->cfg.stream_slots ? 1 : 0;
         a.slot_group = (uint32_t)n->cfg.stream_slot_group;
         a.slot_delay = (uint32_t)n->cfg.stream_slot_delay;
         if (n->sems > 0) {

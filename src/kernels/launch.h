@@ -235,8 +235,9 @@ RT__FOR_EACH_KERNEL(RT__DECLARE_ROWS_ENTRY)
 #undef RT__DECLARE_ROWS_ENTRY
 rt__launch_fn rt__rows_lookup(rt__family family, rt_dtype in_dtype);
 
-/* The STREAM kernel's slot encoding (fold_slots): a signalling NaN's
-   bits, and the quiet NaN stored for a state that has them. */
+/* The STREAM kernel's slot encoding (reduce_tiny.cuh fold_slots): a
+   signalling NaN's bits, and the quiet NaN stored for a state that has
+   them. */
 #define RT__STREAM_SLOT_MARK 0x7ff4c0ffee5107edull
 #define RT__STREAM_SLOT_NAN 0x7ff8000000000000ull
 
@@ -265,20 +266,17 @@ typedef struct rt__tiny_args {
        states once every other block has counted; 0, the last block to
        count folds them (rt__launch_config's stream_fold_last). */
     int fold_last;
-    /* With fold_last, for double states (rt__launch_config's
-       stream_slots): block b stores its state as the word state ^
+    /* Slots (rt__launch_config's stream_slots, stream_slot_group and
+       stream_slot_delay; with fold_last, double states): slot_group is
+       nonzero and even. Block b stores its state as the word state ^
        RT__STREAM_SLOT_MARK in slot b of `semaphores` (two unsigneds a
-       block, 0 at rest) instead of a partial in `staging` and a count,
-       and the grid's last block folds the slots as they fill, resetting
-       them to 0. A state whose bits are the mark (a NaN) is stored as
-       RT__STREAM_SLOT_NAN, so a filled slot is never 0. */
-    int fold_slots;
-    /* With fold_slots (rt__launch_config's stream_slot_group and
-       stream_slot_delay): block (g + 1) * slot_group + slot_delay - 1,
-       where that is not the grid's last, folds the slots of blocks
-       [g * slot_group, (g + 1) * slot_group) into slot word grid + g, and
-       the grid's last folds those words and the slots left. slot_group is
-       even and at least 2; 0 and 0 without slots. */
+       word, 0 at rest) instead of a partial in `staging` and a count;
+       block (g + 1) * slot_group + slot_delay - 1, where that is not the
+       grid's last, folds the slots of blocks [g * slot_group,
+       (g + 1) * slot_group) into word grid + g, and the grid's last folds
+       those words and the slots left, each reset to 0 once read. A state
+       whose bits are the mark (a NaN) is stored as RT__STREAM_SLOT_NAN,
+       so a filled slot is never 0. 0 and 0: no slots. */
     uint32_t slot_group, slot_delay;
     int out_dtype;        /* rt_dtype of `out` */
     int first, last;      /* as in rt__kernel_args */

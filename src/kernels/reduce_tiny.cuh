@@ -304,7 +304,7 @@ template <typename Op> struct TinyReducer {
             return;
         }
         if constexpr (SlotState<A>::value) {
-            if (a.fold_slots) {
+            if (a.slot_group != 0) {
                 fold_slots(v.v[0]);
                 return;
             }
@@ -413,9 +413,9 @@ cudaError_t launch_tiny(const rt__tiny_args *a, const rt__launch_config *c, cuda
             constexpr bool slots = SlotState<typename Op::acc_t>::value;
             if (threads != RT__STREAM_THREADS || c->grid[0] < 1 || a->chunk == 0 ||
                 (c->grid[0] > 1 && a->semaphores == nullptr) ||
-                (c->grid[0] > 1 && !a->fold_slots && a->staging == nullptr) ||
-                (a->fold_slots && (!slots || !a->fold_last || c->grid[0] < 2 ||
-                                   a->slot_group < 2 || a->slot_group % 2 != 0)))
+                (c->grid[0] > 1 && a->slot_group == 0 && a->staging == nullptr) ||
+                (a->slot_group != 0 && (!slots || !a->fold_last || c->grid[0] < 2 ||
+                                        a->slot_group % 2 != 0)))
                 return cudaErrorInvalidValue;
             return launch_fast<stream_kernel<Op>>(dim3((unsigned)c->grid[0], 1, 1),
                                                   dim3((unsigned)threads, 1, 1), 0, stream,
