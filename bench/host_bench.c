@@ -1,6 +1,7 @@
 /*
  * host_bench: where the host time of one tiny reduction goes. Times, per
- * call, back-to-back reduce_tensor on 256 floats (then one sync), and each
+ * call, back-to-back reduce_tensor on 256 floats (then one sync; a second
+ * line with the plan memo off, each call planned whole), and each
  * host stage of that call alone: validation (rt__problem_init, with its
  * pointer checks), the iteration space, the launch configuration, one
  * pointer check (rt__cuda_check_pointer: the driver's
@@ -69,6 +70,13 @@ cudaError_t rt_bench_cub_sum_host(void *temp, size_t *temp_bytes, const float *i
 
 static void st_call(job *j) {
     j->sink += reduce_tensor_ex(j->ctx, &j->args);
+}
+/* The same call planned whole every time: the plan memo off
+   (src/kernels/cuda_memo.c), as every call was before it. */
+static void st_call_whole(job *j) {
+    rt__context_set_kinds_off(j->ctx, RT__RULE_OFF_MEMO);
+    j->sink += reduce_tensor_ex(j->ctx, &j->args);
+    rt__context_set_kinds_off(j->ctx, 0);
 }
 static void st_validate(job *j) {
     j->sink += rt__problem_init(j->ctx, &j->args, &j->pb);
@@ -258,6 +266,7 @@ int main(void) {
         bool sync;
     } stages[] = {
         {"reduce_tensor_ex (sum of 256 f32)", st_call, true},
+        {"reduce_tensor_ex, memo off", st_call_whole, true},
         {"  rt__problem_init (validation)", st_validate, false},
         {"  rt__iter_build", st_iter, false},
         {"  rt__config_compute", st_config, false},
@@ -279,6 +288,7 @@ int main(void) {
             const char *name;
             stage_fn f;
         } enq[] = {{"reduce_tensor_ex, enqueue only (200)", st_call},
+                   {"reduce_tensor_ex, memo off, enqueue", st_call_whole},
                    {"rt__cuda_execute (validated), enqueue", st_execute},
                    {"its kernel launch alone (packed), enqueue", st_launch_real},
                    {"  2 cudaPointerGetAttributes + launch", st_ptr2_launch},

@@ -247,7 +247,8 @@ static bool parse_kinds(const char *list, unsigned *mask) {
                  {"outer-tall-split", RT__RULE_OFF_OUTER_TALL_SPLIT},
                  {"uncapped-split", RT__RULE_OFF_UNCAPPED_SPLIT},
                  {"walk", RT__RULE_OFF_WALK},
-                 {"rows-cols", RT__RULE_OFF_ROWS_COLS}};
+                 {"rows-cols", RT__RULE_OFF_ROWS_COLS},
+                 {"memo", RT__RULE_OFF_MEMO}};
     *mask = 0;
     for (const char *p = list; *p != '\0';) {
         const size_t len = strcspn(p, ",");

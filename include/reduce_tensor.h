@@ -231,7 +231,12 @@ void rt_reduce_args_init(rt_reduce_args *args);
  *
  * On a CUDA context the call only enqueues work on the context's stream: it
  * neither allocates (after the workspace has grown to the largest need seen)
- * nor synchronises. Results are bitwise reproducible run to run.
+ * nor synchronises. Results are bitwise reproducible run to run. The
+ * context remembers the launches of its last few calls that ran as one
+ * kernel; a call of the same layout (everything above but the data
+ * pointers, whose addresses modulo 256 count) reuses that launch after
+ * checking its own pointers, with the same result and errors as a call
+ * planned from scratch.
  *
  * Errors: any RT_ERR_* of RT_STATUS_LIST describing the first problem found;
  * the outputs are then left untouched.

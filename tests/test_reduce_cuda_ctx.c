@@ -2,7 +2,8 @@
  * The CUDA context's promises: bitwise reproducible results, work on the
  * caller's stream, a steady state without allocation (and semaphores left
  * at 0 by every launch, STREAM's slots too), the caller's current device
- * restored, and the
+ * restored, the plan memo's replays (and the calls it must not replay),
+ * and the
  * memory and device errors: where each kind of memory is accepted, also
  * from a thread that has made no CUDA call of its own.
  * Exits 77 (skipped) when no GPU is visible.
@@ -256,6 +257,174 @@ static void test_stream_slots(void **state) {
     rt_context_destroy(ctx);
 }
 
+/* Runs c on d with `policy` and checks it against its reference; then
+   the memo's hits on ctx must have grown by `more` since *hits (updated). */
+static void run_counted(rt_context *ctx, rt_case *c, dev_case *d, rt_policy policy,
+                        uint64_t *hits, uint64_t more, const char *what) {
+    check_case_gpu(c, dev_case_run(ctx, c, d, policy, NULL), what);
+    const uint64_t now = rt__cuda_memo_hits(ctx);
+    if (now != *hits + more)
+        fail_msg("%s: %llu memo hits, want %llu", what, (unsigned long long)now,
+                 (unsigned long long)(*hits + more));
+    *hits = now;
+}
+
+/* The plan memo (cuda_memo.c): a call whose layout the context ran
+   before, on other buffers and data, replays that launch on its own
+   pointers and gets its own reference's result; a call that differs in
+   the input's alignment, the policy, the device's props or the memo's
+   switch is planned whole. One kernel of each kind: TINY, STREAM (f64
+   slots past a wave, planned as on an H100), ROWS, a general kernel's
+   global reduce (COMPAT's), a mean, min with indices. */
+static void test_plan_memo(void **state) {
+    (void)state;
+    rt_context *ctx;
+    assert_int_equal(rt_context_create(&ctx, RT_DEVICE_CUDA, 0), RT_OK);
+    case_plan_gbps(ctx, H100_CLASS_TEST_GBPS);
+    const rt__device_props *props = rt__cuda_props(ctx);
+    const int64_t wave = (int64_t)props->num_sms * (props->max_threads_per_sm / 512);
+    const struct {
+        rt_op op;
+        rt_dtype dt;
+        int nd;
+        int64_t shape[2];
+        int dim;
+        bool idx;
+        rt_policy policy;
+        int kind; /* rt__kernel_kind, -1: any */
+    } cases[] = {
+        {RT_OP_SUM, RT_F32, 1, {1000, 0}, 0, false, RT_POLICY_TUNED, RT__KERNEL_TINY},
+        {RT_OP_SUM, RT_F64, 1, {(wave + 3) * 8192 + 5, 0}, 0, false, RT_POLICY_TUNED,
+         RT__KERNEL_STREAM},
+        {RT_OP_SUM, RT_F32, 2, {8192, 100}, 1, false, RT_POLICY_TUNED, RT__KERNEL_ROWS},
+        {RT_OP_SUM, RT_F32, 2, {4096, 1024}, 0, false, RT_POLICY_COMPAT, RT__KERNEL_GENERAL},
+        {RT_OP_MEAN, RT_F32, 2, {300, 1000}, 1, false, RT_POLICY_TUNED, -1},
+        {RT_OP_MIN, RT_F32, 2, {64, 3000}, 1, true, RT_POLICY_TUNED, -1},
+    };
+    dev_case d1, d2;
+    memset(&d1, 0, sizeof d1);
+    memset(&d2, 0, sizeof d2);
+    uint64_t hits = rt__cuda_memo_hits(ctx);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rt_case c1, c2, c3;
+        make_case(&c1, cases[i].op, cases[i].dt, cases[i].dt, cases[i].nd, cases[i].shape,
+                  &cases[i].dim, 1, 0, cases[i].idx, 0x3e30ull + 3 * i);
+        make_case(&c2, cases[i].op, cases[i].dt, cases[i].dt, cases[i].nd, cases[i].shape,
+                  &cases[i].dim, 1, 0, cases[i].idx, 0x3e31ull + 3 * i);
+        /* One element past c1's alignment: another plan's key. */
+        make_case(&c3, cases[i].op, cases[i].dt, cases[i].dt, cases[i].nd, cases[i].shape,
+                  &cases[i].dim, 1, 1, cases[i].idx, 0x3e32ull + 3 * i);
+        const rt_policy pol = cases[i].policy;
+        run_counted(ctx, &c1, &d1, pol, &hits, 0, "plan memo, first call");
+        /* (case_config validates the device copy that dev_case_run made.) */
+        const rt__launch_config cfg = case_config(ctx, &c1, &d1, pol);
+        if (cases[i].kind >= 0 && (int)cfg.kernel != cases[i].kind)
+            fail_msg("plan memo case %zu: kernel %d, want %d", i, (int)cfg.kernel,
+                     (int)cases[i].kind);
+        if (cfg.kernel == RT__KERNEL_GENERAL && pol == RT_POLICY_COMPAT)
+            assert_true(rt__config_global_reduce(&cfg));
+        if (cfg.kernel == RT__KERNEL_STREAM)
+            assert_true(cfg.stream_slots);
+        run_counted(ctx, &c2, &d2, pol, &hits, 1, "plan memo, other buffers");
+        run_counted(ctx, &c1, &d1, pol, &hits, 1, "plan memo, first buffers again");
+        run_counted(ctx, &c3, &d2, pol, &hits, 0, "plan memo, input misaligned");
+        run_counted(ctx, &c3, &d1, pol, &hits, 1, "plan memo, misaligned again");
+        if (cfg.kernel == RT__KERNEL_STREAM)
+            expect_slots_clear(ctx, cfg.semaphore_count, "plan memo, slots");
+        rt_case_free(&c1);
+        rt_case_free(&c2);
+        rt_case_free(&c3);
+    }
+
+    /* What the plan is made for beyond the call: the context's policy,
+       the device's props, and the memo's own switch. */
+    const int64_t shape[1] = {1000};
+    const int dim = 0;
+    rt_case c;
+    make_case(&c, RT_OP_SUM, RT_F32, RT_F32, 1, shape, &dim, 1, 0, false, 0x3e3full);
+    /* Planned again or replayed, as the eight entries have turned over. */
+    check_case_gpu(&c, dev_case_run(ctx, &c, &d1, RT_POLICY_TUNED, NULL), "plan memo, TINY");
+    hits = rt__cuda_memo_hits(ctx);
+    run_counted(ctx, &c, &d1, RT_POLICY_TUNED, &hits, 1, "plan memo, TINY again");
+    assert_int_equal(rt_context_set_policy(ctx, RT_POLICY_COMPAT), RT_OK);
+    run_counted(ctx, &c, &d1, RT_POLICY_TUNED, &hits, 0, "plan memo, context policy");
+    run_counted(ctx, &c, &d1, RT_POLICY_TUNED, &hits, 1, "plan memo, context policy again");
+    assert_int_equal(rt_context_set_policy(ctx, RT_POLICY_TUNED), RT_OK);
+    run_counted(ctx, &c, &d1, RT_POLICY_TUNED, &hits, 1, "plan memo, TUNED's entry kept");
+    case_plan_gbps(ctx, H200_TEST_GBPS);
+    run_counted(ctx, &c, &d1, RT_POLICY_TUNED, &hits, 0, "plan memo, props");
+    case_plan_gbps(ctx, H100_CLASS_TEST_GBPS);
+    assert_int_equal(rt__context_set_kinds_off(ctx, RT__RULE_OFF_MEMO), RT_OK);
+    run_counted(ctx, &c, &d1, RT_POLICY_TUNED, &hits, 0, "plan memo off");
+    run_counted(ctx, &c, &d1, RT_POLICY_TUNED, &hits, 0, "plan memo off, again");
+    assert_int_equal(rt__context_set_kinds_off(ctx, 0), RT_OK);
+    run_counted(ctx, &c, &d1, RT_POLICY_TUNED, &hits, 1, "plan memo on again");
+    rt_case_free(&c);
+    dev_case_free(&d1);
+    dev_case_free(&d2);
+    rt_context_destroy(ctx);
+}
+
+/* A layout the memo holds, with data pointers that must fail: each call
+   gets the whole path's error and leaves its output untouched, and none
+   replays the plan. */
+static void test_plan_memo_errors(void **state) {
+    (void)state;
+    rt_context *ctx;
+    assert_int_equal(rt_context_create(&ctx, RT_DEVICE_CUDA, 0), RT_OK);
+    /* Every buffer 256-byte aligned, as the memo's entry (in at dev, out
+       at dev + 64), so that each call below matches it. */
+    static _Alignas(256) float host_in[64], host_out[64];
+    float vals[64];
+    for (int i = 0; i < 64; i++)
+        vals[i] = host_in[i] = (float)i;
+    host_out[0] = -3.0f;
+    float *dev;
+    CUDA_OK(cudaMalloc((void **)&dev, 256 * sizeof(float)));
+    CUDA_OK(cudaMemcpy(dev, vals, sizeof vals, cudaMemcpyHostToDevice));
+    rt_tensor in = {dev, RT_F32, 1, {64}, {1}};
+    rt_tensor out = {dev + 64, RT_F32, 0, {0}, {0}};
+    assert_int_equal(reduce_tensor(ctx, RT_OP_SUM, &in, NULL, 0, false, &out), RT_OK);
+    assert_int_equal(reduce_tensor(ctx, RT_OP_SUM, &in, NULL, 0, false, &out), RT_OK);
+    const uint64_t hits = rt__cuda_memo_hits(ctx);
+    assert_int_equal(hits, 1);
+    float got = 0;
+    CUDA_OK(cudaMemcpy(&got, dev + 64, sizeof got, cudaMemcpyDeviceToHost));
+    assert_true(got == 2016.0f);
+
+    /* The output on the input's first element (dev + 128: 512 bytes on). */
+    CUDA_OK(cudaMemset(dev + 128, RT_CASE_POISON, 64 * sizeof(float)));
+    rt_tensor in2 = {dev + 128, RT_F32, 1, {64}, {1}};
+    rt_tensor dout = {dev + 128, RT_F32, 0, {0}, {0}};
+    assert_int_equal(reduce_tensor(ctx, RT_OP_SUM, &in2, NULL, 0, false, &dout),
+                     RT_ERR_OVERLAP);
+    /* Host memory in, and out. */
+    rt_tensor hin = {host_in, RT_F32, 1, {64}, {1}};
+    rt_tensor hout = {host_out, RT_F32, 0, {0}, {0}};
+    assert_int_equal(reduce_tensor(ctx, RT_OP_SUM, &hin, NULL, 0, false, &dout),
+                     RT_ERR_WRONG_MEMORY);
+    assert_int_equal(reduce_tensor(ctx, RT_OP_SUM, &in, NULL, 0, false, &hout),
+                     RT_ERR_WRONG_MEMORY);
+    assert_true(host_out[0] == -3.0f);
+    /* NULL data. */
+    rt_tensor null_in = {NULL, RT_F32, 1, {64}, {1}};
+    assert_int_equal(reduce_tensor(ctx, RT_OP_SUM, &null_in, NULL, 0, false, &dout),
+                     RT_ERR_NULL_POINTER);
+    unsigned char poison[64 * sizeof(float)];
+    CUDA_OK(cudaMemcpy(poison, dev + 128, sizeof poison, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < sizeof poison; i++)
+        assert_int_equal(poison[i], RT_CASE_POISON);
+    assert_int_equal(rt__cuda_memo_hits(ctx), hits);
+
+    /* And the plan still serves a good call. */
+    assert_int_equal(reduce_tensor(ctx, RT_OP_SUM, &in, NULL, 0, false, &out), RT_OK);
+    assert_int_equal(rt__cuda_memo_hits(ctx), hits + 1);
+    CUDA_OK(cudaMemcpy(&got, dev + 64, sizeof got, cudaMemcpyDeviceToHost));
+    assert_true(got == 2016.0f);
+    CUDA_OK(cudaFree(dev));
+    rt_context_destroy(ctx);
+}
+
 /* The caller's current device is current again after a call. */
 static void test_device_restored(void **state) {
     (void)state;
@@ -458,6 +627,7 @@ int main(void) {
         cmocka_unit_test(test_device_restored),
         cmocka_unit_test(test_errors),         cmocka_unit_test(test_memory_kinds),
         cmocka_unit_test(test_fresh_thread),
+        cmocka_unit_test(test_plan_memo),      cmocka_unit_test(test_plan_memo_errors),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     rt_context_destroy(g_gpu);

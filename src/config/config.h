@@ -163,6 +163,9 @@ typedef enum rt__kernel_kind {
 /* The ROWS column kernel for outer var/std (tuned_rows.c rows_cols): the
    general kernel's outer tiles again. */
 #define RT__RULE_OFF_ROWS_COLS (1u << 27)
+/* Not a rule: the CUDA context's plan memo (src/kernels/cuda_memo.c) is
+   neither looked at nor filled, so every call is planned whole. */
+#define RT__RULE_OFF_MEMO (1u << 28)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its

@@ -39,6 +39,19 @@ rt_status rt__cuda_execute(rt_context *ctx, const rt__problem *pb) {
     return RT_ERR_NO_CUDA;
 }
 
+/* No CUDA context exists here, so nothing was ever planned. */
+bool rt__cuda_memo_replay(rt_context *ctx, const rt_reduce_args *args, rt_status *status) {
+    (void)ctx;
+    (void)args;
+    (void)status;
+    return false;
+}
+
+void rt__cuda_memo_keep(rt_context *ctx, const rt_reduce_args *args) {
+    (void)ctx;
+    (void)args;
+}
+
 bool rt__cuda_pointer_is_device_only(const void *ptr) {
     (void)ptr;
     return false;

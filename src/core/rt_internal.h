@@ -88,6 +88,12 @@ typedef struct rt__problem {
    where pointers live). */
 rt_status rt__problem_init(const rt_context *ctx, const rt_reduce_args *args, rt__problem *pb);
 
+/* The checks of rt__problem_init that look at data pointers (overlap
+   between tensors, NULL data, where the memory lives), in its order, for
+   args whose other checks all pass: the plan memo's check of a call whose
+   layout an earlier call validated. */
+rt_status rt__problem_check_data(const rt_context *ctx, const rt_reduce_args *args);
+
 struct rt__cuda_state; /* src/kernels: device props, workspace, stream */
 
 struct rt_context {
@@ -126,6 +132,14 @@ rt_status rt__cuda_context_set_stream(rt_context *ctx, void *stream);
    RT_ERR_WRONG_MEMORY otherwise. */
 rt_status rt__cuda_check_pointer(const rt_context *ctx, const void *ptr);
 rt_status rt__cuda_execute(rt_context *ctx, const rt__problem *pb);
+/* The plan memo (src/kernels/cuda_memo.c). replay: where args matches a
+   call ctx planned and ran as one launch (data pointers aside) and its
+   data pointers pass rt__problem_check_data, launches that plan on them
+   and returns true with the launch's status in *status; else false, and
+   the call takes the whole path. keep: after rt__cuda_execute succeeded
+   on args, remembers the launch it made (if it made exactly one). */
+bool rt__cuda_memo_replay(rt_context *ctx, const rt_reduce_args *args, rt_status *status);
+void rt__cuda_memo_keep(rt_context *ctx, const rt_reduce_args *args);
 /* True when ptr is device memory the host cannot dereference (CPU contexts
    reject such tensors). False without CUDA, without a GPU, or on error. */
 bool rt__cuda_pointer_is_device_only(const void *ptr);

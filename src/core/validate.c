@@ -111,6 +111,23 @@ static rt_status check_memory(const rt_context *ctx, const operands *ops) {
     return RT_OK;
 }
 
+/* Where the tensors' data may not be: overlapping each other, or NULL. */
+static rt_status check_placement(const operands *ops) {
+    RT_FORWARD_IF_ERROR(check_overlap(ops));
+    for (int i = 0; i < ops->count; i++)
+        RT_RETURN_IF(ops->t[i]->data == NULL && tensor_nonempty(ops->t[i]), RT_ERR_NULL_POINTER);
+    return RT_OK;
+}
+
+/* rt__problem_init's checks of the data pointers, in its order; the one
+   it makes between them (an empty min/max reduction) reads shapes only,
+   which a layout the plan memo holds has passed already. */
+rt_status rt__problem_check_data(const rt_context *ctx, const rt_reduce_args *args) {
+    operands ops = {{args->in, args->out, args->indices}, args->indices != NULL ? 3 : 2};
+    RT_FORWARD_IF_ERROR(check_placement(&ops));
+    return check_memory(ctx, &ops);
+}
+
 /* The header and the first ndim extents and strides of src. Nothing reads
    a tensor's arrays past its ndim, and whole-struct copies (272 bytes each,
    four a call with the memsets) were half of validation's time on the
@@ -178,9 +195,7 @@ rt_status rt__problem_init(const rt_context *ctx, const rt_reduce_args *args, rt
 
     for (int i = 1; i < ops.count; i++)
         RT_RETURN_IF(rt__tensor_self_overlaps(ops.t[i]), RT_ERR_SELF_OVERLAP);
-    RT_FORWARD_IF_ERROR(check_overlap(&ops));
-    for (int i = 0; i < ops.count; i++)
-        RT_RETURN_IF(ops.t[i]->data == NULL && tensor_nonempty(ops.t[i]), RT_ERR_NULL_POINTER);
+    RT_FORWARD_IF_ERROR(check_placement(&ops));
     RT_RETURN_IF(reduce_count == 0 && (args->op == RT_OP_MIN || args->op == RT_OP_MAX ||
                                        args->op == RT_OP_ARGMIN || args->op == RT_OP_ARGMAX),
                  RT_ERR_EMPTY_REDUCTION);

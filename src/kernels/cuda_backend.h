@@ -26,6 +26,61 @@ typedef CUresult (*rt__pointer_attrs_fn)(unsigned count, CUpointer_attribute *at
                                          void **data, CUdeviceptr ptr);
 
 /*
+ * One kernel launch of a call that ran as exactly one (a one-piece
+ * reduction), as the executor made it: what the plan memo replays with a
+ * later call's own data pointers. The launch's in/out/idx pointers are the
+ * call's tensors' data plus in_off/out_off/idx_off (the iteration space
+ * may start elsewhere than element [0,...,0], e.g. where it flips a dim of
+ * negative stride). Its staging and semaphore pointers are the workspace's
+ * regions of allocation `alloc_count`.
+ */
+typedef struct rt__cuda_launch {
+    bool tiny; /* TINY/STREAM (targs, tiny_launch), else general/ROWS (kargs, launch) */
+    rt__launch_config cfg;
+    rt__kernel_args kargs;
+    rt__tiny_args targs;
+    rt__launch_fn launch;
+    rt__tiny_launch_fn tiny_launch;
+    size_t shared_bytes;
+    ptrdiff_t in_off, out_off, idx_off;
+    const char *workspace;
+    uint64_t alloc_count;
+} rt__cuda_launch;
+
+/* A memo entry's view of a tensor: everything but its data pointer, whose
+   address modulo RT__MEMO_ALIGN stands in for it (the plans look at the
+   input's alignment: vectors, rows of whole vectors). */
+typedef struct rt__memo_tensor {
+    rt_dtype dtype;
+    int ndim;
+    unsigned align;
+    int64_t shape[RT_MAX_DIMS];
+    int64_t strides[RT_MAX_DIMS];
+} rt__memo_tensor;
+
+#define RT__MEMO_ENTRIES 8
+#define RT__MEMO_ALIGN 256u
+
+/* A call the context planned, and its launch. */
+typedef struct rt__cuda_memo {
+    bool valid;
+    rt_op op;
+    bool keepdim;
+    int ndims;
+    int dims[RT_MAX_DIMS];
+    double correction, p; /* compared bit for bit */
+    rt_policy policy;     /* the call's, and the context's settings below */
+    rt_policy ctx_policy;
+    unsigned kinds_off;
+    int64_t split_limit;
+    rt__device_props props; /* the device the plan was made for (tests
+                               change it: case_plan_gbps) */
+    int ntensors; /* in, out and, for 3, indices */
+    rt__memo_tensor t[3];
+    rt__cuda_launch launch;
+} rt__cuda_memo;
+
+/*
  * ctx->cuda. The workspace is one device allocation, grow-only, laid out as
  * [semaphores | staging | acc], each region 256-byte aligned:
  *  - semaphores: unsigned counters of the global reduce, zeroed once when the
@@ -63,6 +118,15 @@ struct rt__cuda_state {
        treated as unknown). */
     int16_t kernel_regs[RT__FAM_COUNT][RT_DTYPE_COUNT][3];
     int16_t kernel_threads[RT__FAM_COUNT][RT_DTYPE_COUNT][3];
+    /* The plan memo (cuda_memo.c): the launches of recent one-kernel
+       calls, the executor's record of the call in progress, and how many
+       calls replayed an entry (a test hook). */
+    rt__cuda_memo memo[RT__MEMO_ENTRIES];
+    int memo_next;   /* the entry the next new call replaces */
+    int memo_last;   /* the entry the last hit or keep used: looked at first */
+    rt__cuda_launch pending;
+    bool pending_ok; /* pending holds this call's launch, made and accepted */
+    uint64_t memo_hits;
 };
 
 /* THE conversion of a CUDA error into a status: cudaSuccess -> RT_OK,
@@ -88,6 +152,19 @@ void rt__cuda_device_restore(const rt_context *ctx, int prev);
  */
 rt_status rt__cuda_workspace_reserve(rt_context *ctx, int64_t sems, int64_t staging_bytes,
                                      int64_t acc_bytes);
+
+/* The plan memo's half in the executor (cuda_memo.c): the launch
+   rt__cuda_execute made for pb as its one piece, once the launch was
+   accepted, into ctx->cuda->pending (pending_ok). Either targs and
+   tiny_launch (TINY/STREAM) or kargs and launch (general/ROWS, with
+   shared_bytes of dynamic shared memory). */
+void rt__cuda_memo_record(rt_context *ctx, const rt__problem *pb, const rt__launch_config *cfg,
+                          const rt__tiny_args *targs, rt__tiny_launch_fn tiny_launch,
+                          const rt__kernel_args *kargs, rt__launch_fn launch,
+                          size_t shared_bytes);
+
+/* Test hook: how many calls replayed a memo entry on ctx so far. */
+uint64_t rt__cuda_memo_hits(const rt_context *ctx);
 
 /* Region addresses of the current workspace (NULL when empty). */
 unsigned *rt__cuda_workspace_semaphores(const rt_context *ctx);

@@ -19,6 +19,7 @@
 
 typedef struct plan {
     rt_context *ctx;
+    const rt__problem *pb;
     const rt__kernel_entry *entry;
     rt__launch_fn rows; /* the entry's RT__KERNEL_ROWS launch */
     rt__tiny_launch_fn tiny; /* and its RT__KERNEL_TINY one */
@@ -27,6 +28,7 @@ typedef struct plan {
     rt__kernel_args proto; /* the op's fields; the rest is per piece */
     cudaStream_t stream;
     bool launch;           /* false: only measure the pieces' needs */
+    bool record;           /* the call's one piece: the plan memo records its launch */
     bool partial;          /* some piece has first or last false */
     int64_t sems, staging; /* the largest need over the pieces seen */
 } plan;
@@ -164,7 +166,10 @@ static rt_status tiny_launch(const plan *p, const rt__iter *piece, bool first, b
             a.semaphores = rt__cuda_workspace_semaphores(p->ctx);
         }
     }
-    return rt__cuda_status(p->tiny(&a, &n->cfg, p->stream, p->ctx->device_index));
+    const rt_status s = rt__cuda_status(p->tiny(&a, &n->cfg, p->stream, p->ctx->device_index));
+    if (s == RT_OK && p->record)
+        rt__cuda_memo_record(p->ctx, p->pb, &n->cfg, &a, p->tiny, NULL, NULL, 0);
+    return s;
 }
 
 static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, bool last,
@@ -187,8 +192,11 @@ static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, 
     a.last = last;
     const rt__launch_fn launch = n->cfg.kernel == RT__KERNEL_ROWS ? p->rows : p->entry->launch;
     RT_RETURN_IF(launch == NULL, RT_ERR_INTERNAL);
-    return rt__cuda_status(launch(&a, &n->cfg, (size_t)n->shared, p->stream,
-                                  p->ctx->device_index));
+    const rt_status s = rt__cuda_status(launch(&a, &n->cfg, (size_t)n->shared, p->stream,
+                                               p->ctx->device_index));
+    if (s == RT_OK && p->record)
+        rt__cuda_memo_record(p->ctx, p->pb, &n->cfg, NULL, NULL, &a, launch, (size_t)n->shared);
+    return s;
 }
 
 static rt_status visit_piece(void *user, const rt__iter *piece, bool first, bool last) {
@@ -284,6 +292,7 @@ static rt_status run_reduce(rt_context *ctx, const rt__problem *pb, rt__iter *it
     plan p;
     memset(&p, 0, sizeof p);
     p.ctx = ctx;
+    p.pb = pb;
     RT_FORWARD_IF_ERROR(op_kernels(ctx, pb, &p.entry, &p.rows, &p.tiny, &p.traits));
     p.policy = pb->policy;
     p.stream = (cudaStream_t)ctx->stream;
@@ -295,6 +304,7 @@ static rt_status run_reduce(rt_context *ctx, const rt__problem *pb, rt__iter *it
     piece_needs n;
     RT_FORWARD_IF_ERROR(piece_config(&p, it, &n));
     RT_FORWARD_IF_ERROR(rt__cuda_workspace_reserve(ctx, n.sems, n.staging, 0));
+    p.record = true;
     return piece_launch(&p, it, true, true, &n);
 }
 
@@ -326,6 +336,7 @@ static rt_status run_fill(rt_context *ctx, const rt__problem *pb, const rt__iter
 
 rt_status rt__cuda_execute(rt_context *ctx, const rt__problem *pb) {
     RT_RETURN_IF(ctx == NULL || pb == NULL || ctx->cuda == NULL, RT_ERR_NULL_POINTER);
+    ctx->cuda->pending_ok = false; /* until this call's one launch is made */
     const bool extremum = pb->op == RT_OP_MIN || pb->op == RT_OP_MAX ||
                           pb->op == RT_OP_ARGMIN || pb->op == RT_OP_ARGMAX;
     RT_RETURN_IF(pb->reduce_count == 0 && extremum, RT_ERR_EMPTY_REDUCTION);
