@@ -867,7 +867,8 @@ static void test_tuned_rows_cols(void **state) {
 }
 
 /* The ROWS warp kernel (tuned_rows.c rows_warp): rows of 97-160 4-byte
-   elements for one-number states, at least 16 warps of 4 rows a SM (132
+   elements (16-byte vectors where they are whole aligned ones, up to 128)
+   for one-number states, at least 16 warps of 4 rows a SM (132
    SMs: 8445 rows), packed or not, on a GPU of known DRAM bandwidth; a
    warp on 4 rows, in blocks of one warp, or of two where one-warp blocks
    would ask the SMs for more than 13.5 block starts a us: rows of 97-117
@@ -912,6 +913,31 @@ static void test_tuned_rows_warp(void **state) {
         assert_int_equal(c.rows_per_block, RT__ROWS_WARP_ROWS * widths[i].warps);
         assert_int_equal(c.grid[0], (100000 + c.rows_per_block - 1) / c.rows_per_block);
         assert_int_equal(c.rows_group, 32);
+    }
+    /* A 16-byte vector a lane where every row is whole aligned vectors,
+       at most 32 of them; scalars else (129-160, a pitch that is not whole
+       vectors, rows not a whole number of vectors, a misaligned start). */
+    static const struct {
+        int64_t len, pitch;
+        rt_dtype dt;
+        size_t base;
+        int vec;
+    } vecs[] = {
+        {100, 100, RT_F32, 0, 4}, {128, 128, RT_F32, 0, 4}, {116, 120, RT_I32, 0, 4},
+        {100, 104, RT_F32, 0, 4}, {100, 102, RT_F32, 0, 1}, {132, 132, RT_F32, 0, 1},
+        {127, 127, RT_F32, 0, 1}, {100, 100, RT_F32, 4, 1}, {100, 100, RT_F32, 16, 4},
+    };
+    for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) {
+        int64_t vshape[] = {vecs[i].len, 100000}, vstrides[] = {1, vecs[i].pitch};
+        rt__iter vit = rt_test_make_iter(2, 1, vshape, vstrides, 4, vecs[i].base);
+        const rt__device_props h100 = rt_test_props_h100();
+        const rt__launch_config c =
+            rt_test_config_on(&h100, &vit, RT_OP_SUM, vecs[i].dt, RT_POLICY_TUNED, 0);
+        assert_true(c.rows_warp);
+        if (c.rows_vec != vecs[i].vec)
+            fail_msg("warp rows of %lld (pitch %lld, base +%zu): rows_vec %d, want %d",
+                     (long long)vecs[i].len, (long long)vecs[i].pitch, vecs[i].base, c.rows_vec,
+                     vecs[i].vec);
     }
     assert_true(h100_rows_config(97, 97, 8448, RT_OP_MEAN, RT_F32, 0).rows_warp);
     assert_true(h100_rows_config(160, 160, 8448, RT_OP_SUM, RT_I32, 0).rows_warp);

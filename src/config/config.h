@@ -201,8 +201,9 @@ typedef enum rt__kernel_kind {
    their own, each lane loading elements lane, lane +
    32, ... of every row at once: RT__ROWS_WARP_MAX_LOADS of them a row, or
    one fewer (instantiations of 5 and 4: rows of 129-160 and 97-128
-   elements). Read by the config (tuned_rows.c), its check (cuda_args.c)
-   and the kernel. */
+   elements), or, for aligned rows of whole 16-byte vectors (rows_vec),
+   one vector of each row. Read by the config (tuned_rows.c), its check
+   (cuda_args.c) and the kernel. */
 #define RT__ROWS_WARP_ROWS 4
 #define RT__ROWS_WARP_MAX_LOADS 5
 /* The most warps a block of the warp kernel takes (each on rows of its

@@ -380,6 +380,18 @@ enum { ROWS_WARP_MIN_WARPS_PER_SM = 16 };
    at the peak bandwidth (3352 GB/s: 25.4 KB a SM a us over 16 L bytes a
    block): 13.8 for L = 115, 13.2 for 120, so 13.5 a us. */
 enum { ROWS_WARP_BLOCK_RATE_X10 = 135 };
+/* Aligned rows of whole 16-byte vectors, at most a warp's (97-128 floats):
+   lane l loads vector l of each row instead of 4 scalars, under a
+   32-register bound (a full SM of two-warp blocks; f32 sums take 32, no
+   spill). v1.27 had tried the vectors at 35 registers (25 blocks a SM):
+   -0.15% on rows of 100, where rows_probe's vectors had read them 0.9%
+   faster. At full occupancy, H100, rt_bench, four alternating passes
+   against scalars, us (bench/NOTES.md v1.35):
+     [671088,100] sum dim 1   93.79-93.98 against 93.90-94.06
+   (-0.1..-0.2%; rows of 127 and 129, not whole vectors, unchanged). So
+   the probe's gain lies elsewhere than the loads' width or occupancy.
+   Unmeasured on the H200, whose warp blocks are the same. */
+enum { ROWS_WARP_VEC_BYTES = 16 };
 
 static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
                       rt__launch_config *c) {
@@ -403,7 +415,13 @@ static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__dev
     rows_common(op, c);
     c->rows_warp = true;
     c->rows_group = dev->warp_size;
-    c->rows_vec = 1;
+    /* Rows of at most a warp's 16-byte vectors, every row aligned: a
+       vector a lane (ROWS_WARP_VEC above). */
+    const int64_t vec = ROWS_WARP_VEC_BYTES / op->input_size;
+    c->rows_vec = L % vec == 0 && L <= vec * dev->warp_size &&
+                          rt__iter_input_aligned(it, ROWS_WARP_VEC_BYTES, 0)
+                      ? (int)vec
+                      : 1;
     c->rows_in_flight = RT__ROWS_WARP_ROWS;
     c->block[0] = (int)w * dev->warp_size;
     c->rows_per_block = RT__ROWS_WARP_ROWS * (int)w;

@@ -104,11 +104,16 @@ static rt_status check_rows(const rt__iter *it, const rt__op_traits *op,
         RT_RETURN_IF(c->rows_tile || c->rows_short, RT_ERR_INTERNAL); /* one kind */
         RT_RETURN_IF(c->block[0] < 32 || c->block[0] % 32 != 0 ||
                          c->block[0] > 32 * RT__ROWS_WARP_MAX_WARPS || c->rows_group != 32 ||
-                         c->rows_vec != 1 || c->rows_in_flight != RT__ROWS_WARP_ROWS ||
+                         c->rows_in_flight != RT__ROWS_WARP_ROWS ||
                          c->rows_per_block != RT__ROWS_WARP_ROWS * (c->block[0] / 32),
                      RT_ERR_INTERNAL);
         RT_RETURN_IF(elem != 4 || L <= 32 * (RT__ROWS_WARP_MAX_LOADS - 2) ||
                          L > 32 * RT__ROWS_WARP_MAX_LOADS,
+                     RT_ERR_INTERNAL);
+        /* Or a 16-byte vector a lane: aligned rows of at most 32 of them. */
+        RT_RETURN_IF(c->rows_vec != 1 &&
+                         (c->rows_vec * elem != 16 || L % c->rows_vec != 0 ||
+                          L > 32 * (int64_t)c->rows_vec || !rt__iter_input_aligned(it, 16, 0)),
                      RT_ERR_INTERNAL);
         return RT_OK;
     }

@@ -275,6 +275,51 @@ template <typename Op> struct RowsReducer {
             store(mine, first_row + lane);
     }
 
+    /* ---- warp, vectors: rows of at most 32 aligned 16-byte vectors ---------- */
+    /* warp_rows where every row is whole 16-byte vectors, 16-byte aligned,
+       at most 32 of them (the config's rows_vec, tuned_rows.c): lane l
+       loads vector l of each of its warp's R rows, the R loads at once
+       (lanes past a row's end load nothing), folds its V elements a row,
+       then the same shuffle tree and stores. */
+    __device__ void warp_rows_vec() const {
+        constexpr int R = RT__ROWS_WARP_ROWS;
+        constexpr int V = 16 / (int)sizeof(S);
+        using Load = Packed<S, V>;
+        const uint32_t lane = threadIdx.x & 31u;
+        const uint32_t first_row = (blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5)) * R;
+        const uint32_t n = a.num_outputs;
+        const bool in_row = lane * (uint32_t)V < a.num_inputs;
+        bool ok[R];
+        Load v[R];
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            const uint32_t o = first_row + (uint32_t)r;
+            ok[r] = in_row && o < n;
+            if (ok[r])
+                v[r] = *reinterpret_cast<const Load *>(a.in + output_offset(a, o, RT__OUT_SLOT_IN) +
+                                                       (int32_t)(lane * 16u));
+        }
+        Vec<A, R> acc;
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            acc.v[r] = op.ident();
+            if (ok[r])
+#pragma unroll
+                for (int i = 0; i < V; i++)
+                    acc.v[r] = op.reduce(acc.v[r], v[r].v[i], lane * (uint32_t)V + (uint32_t)i);
+        }
+        acc = warp_reduce(op, acc, lane, 32u, 0xffffffffu);
+        A mine = acc.v[0];
+#pragma unroll
+        for (int r = 1; r < R; r++) {
+            const A from_lane0 = shfl_up(0xffffffffu, acc.v[r], r);
+            if (lane == (uint32_t)r)
+                mine = from_lane0;
+        }
+        if (lane < (uint32_t)R && first_row + lane < n)
+            store(mine, first_row + lane);
+    }
+
     /* ---- short: a thread per row, the whole row in one batch ----------------- */
     template <int V, int C> __device__ void short_rows() const {
         constexpr int R = ShortRows<Op, V>::R;
@@ -681,6 +726,13 @@ __global__ void __launch_bounds__(32 * RT__ROWS_WARP_MAX_WARPS, 48 / RT__ROWS_WA
     RowsReducer<Op>(a).template warp_rows<C>();
 }
 
+/* The vector form: a full SM of warps (2048 threads, 32 registers). */
+template <typename Op>
+__global__ void __launch_bounds__(32 * RT__ROWS_WARP_MAX_WARPS, 64 / RT__ROWS_WARP_MAX_WARPS)
+    rows_warp_vec_kernel(const __grid_constant__ rt__kernel_args a) {
+    RowsReducer<Op>(a).warp_rows_vec();
+}
+
 /* Rows of at most 4 elements of at most 4 bytes into a state of at most 4
    bytes fit 32 registers without a spill: 8 blocks of 256 per SM, a full
    SM. The rest keep RowsBounds (8 scalars of f32 spilled 60 bytes under
@@ -853,12 +905,18 @@ cudaError_t launch_rows(const rt__kernel_args *a, const rt__launch_config *c, si
     if (c->rows_warp) {
         /* Built for one-number states of 4-byte elements only (the config's
            set), 4 or 5 loads a lane a row: C loads for rows of 32 (C - 1) + 1
-           to 32 C elements, the kernel's assumption. */
+           to 32 C elements, the kernel's assumption; or, with the config's
+           rows_vec, one 16-byte vector a lane a row of at most 32. */
         if constexpr (OneNumberState<Op>::value && sizeof(S) == 4) {
             constexpr int C = RT__ROWS_WARP_MAX_LOADS;
             const int64_t L = a->num_inputs;
             if (c->block[0] % 32 == 0 && c->block[0] <= 32 * RT__ROWS_WARP_MAX_WARPS &&
                 c->rows_in_flight == RT__ROWS_WARP_ROWS) {
+                if (c->rows_vec == VW && L % VW == 0 && L <= 32 * VW)
+                    return launch_fast<rows_warp_vec_kernel<Op>>(grid, block, 0, stream, params,
+                                                                 device);
+                if (c->rows_vec != 1)
+                    return cudaErrorInvalidValue;
                 if (L > 32 * (C - 2) && L <= 32 * (C - 1))
                     return launch_fast<rows_warp_kernel<Op, C - 1>>(grid, block, 0, stream,
                                                                     params, device);
