@@ -15,6 +15,10 @@
 
 #include "suite.h"
 
+/* The most calls rt__bench_time_interleaved times in turn (reduce_tensor
+   and its CUB peer). */
+enum { RT__BENCH_MAX_INTERLEAVED = 2 };
+
 /* Everything one run shares: the device, the stream, the options. */
 typedef struct rt__bench_env {
     int device;
@@ -32,7 +36,7 @@ typedef struct rt__bench_env {
     int warmup;          /* untimed calls before them */
     int host_calls;      /* calls per host-overhead measurement */
     bool check;
-    cudaEvent_t *events; /* 2 * reps: a start and a stop per timed call */
+    cudaEvent_t *events; /* 2 * RT__BENCH_MAX_INTERLEAVED * reps: a start and a stop per timed call */
     /* The ceiling kernel's scratch and its rotation pool (grown on demand),
        and the cache of read ceilings by byte count. */
     float *block_sums;
@@ -93,6 +97,14 @@ double rt__bench_median(double *v, int n);
  */
 cudaError_t rt__bench_time(rt__bench_env *env, rt__bench_call call, void *state, int nslots,
                            double *median_us, double *min_us);
+/* rt__bench_time of k (1 .. RT__BENCH_MAX_INTERLEAVED) calls in turn:
+   each warm-up and timed round makes calls[0], ..., calls[k - 1], each on
+   the next slot and each between its own two events, so that two
+   implementations timed together see the same drift over the run.
+   median_us[j], min_us[j] are calls[j]'s. */
+cudaError_t rt__bench_time_interleaved(rt__bench_env *env, int k, const rt__bench_call *calls,
+                                       void *const *states, int nslots, double *median_us,
+                                       double *min_us);
 /* The streaming-read ceiling in GB/s for `bytes` (cached per byte count);
    0 when it could not be measured. */
 double rt__bench_read_ceiling(rt__bench_env *env, size_t bytes);

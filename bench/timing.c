@@ -31,44 +31,61 @@ double rt__bench_median(double *v, int n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-cudaError_t rt__bench_time(rt__bench_env *env, rt__bench_call call, void *state, int nslots,
-                           double *median_us, double *min_us) {
+cudaError_t rt__bench_time_interleaved(rt__bench_env *env, int k, const rt__bench_call *calls,
+                                       void *const *states, int nslots, double *median_us,
+                                       double *min_us) {
+    if (k < 1 || k > RT__BENCH_MAX_INTERLEAVED)
+        return cudaErrorInvalidValue;
     int slot = 0;
-    for (int i = 0; i < env->warmup; ++i) {
-        if (call(state, slot) != 0)
-            return cudaErrorUnknown;
-        slot = (slot + 1) % nslots;
-    }
+    for (int i = 0; i < env->warmup; ++i)
+        for (int j = 0; j < k; ++j) {
+            if (calls[j](states[j], slot) != 0)
+                return cudaErrorUnknown;
+            slot = (slot + 1) % nslots;
+        }
     cudaError_t e = cudaStreamSynchronize(env->stream);
     if (e != cudaSuccess)
         return e;
     /* No sync between calls: the queue stays full, so for anything longer
-       than a launch the events bracket GPU time only. */
-    for (int r = 0; r < env->reps; ++r) {
-        if ((e = cudaEventRecord(env->events[2 * r], env->stream)) != cudaSuccess)
-            return e;
-        if (call(state, slot) != 0)
-            return cudaErrorUnknown;
-        if ((e = cudaEventRecord(env->events[2 * r + 1], env->stream)) != cudaSuccess)
-            return e;
-        slot = (slot + 1) % nslots;
-    }
+       than a launch the events bracket GPU time only. Each round times
+       the k calls in turn, each on the next slot, so that drift over the
+       run (clocks, the host's speed, what else the machine does) falls on
+       every call alike. */
+    for (int r = 0; r < env->reps; ++r)
+        for (int j = 0; j < k; ++j) {
+            cudaEvent_t *ev = &env->events[2 * (r * k + j)];
+            if ((e = cudaEventRecord(ev[0], env->stream)) != cudaSuccess)
+                return e;
+            if (calls[j](states[j], slot) != 0)
+                return cudaErrorUnknown;
+            if ((e = cudaEventRecord(ev[1], env->stream)) != cudaSuccess)
+                return e;
+            slot = (slot + 1) % nslots;
+        }
     if ((e = cudaStreamSynchronize(env->stream)) != cudaSuccess)
         return e;
     double *t = malloc((size_t)env->reps * sizeof(double));
     if (t == NULL)
         return cudaErrorMemoryAllocation;
-    for (int r = 0; r < env->reps && e == cudaSuccess; ++r) {
-        float ms = 0.0f;
-        e = cudaEventElapsedTime(&ms, env->events[2 * r], env->events[2 * r + 1]);
-        t[r] = 1000.0 * ms;
-    }
-    if (e == cudaSuccess) {
-        *median_us = rt__bench_median(t, env->reps);
-        *min_us = t[0]; /* sorted by the median */
+    for (int j = 0; j < k && e == cudaSuccess; ++j) {
+        for (int r = 0; r < env->reps && e == cudaSuccess; ++r) {
+            float ms = 0.0f;
+            const cudaEvent_t *ev = &env->events[2 * (r * k + j)];
+            e = cudaEventElapsedTime(&ms, ev[0], ev[1]);
+            t[r] = 1000.0 * ms;
+        }
+        if (e == cudaSuccess) {
+            median_us[j] = rt__bench_median(t, env->reps);
+            min_us[j] = t[0]; /* sorted by the median */
+        }
     }
     free(t);
     return e;
+}
+
+cudaError_t rt__bench_time(rt__bench_env *env, rt__bench_call call, void *state, int nslots,
+                           double *median_us, double *min_us) {
+    return rt__bench_time_interleaved(env, 1, &call, &state, nslots, median_us, min_us);
 }
 
 /* Makes the ceiling pool at least `bytes` long (contents: set once, never
