@@ -200,6 +200,26 @@ template <typename Op> struct RowsReducer {
     }
 
     /* ---- warp: a warp on R adjacent rows, every load at once ---------------- */
+    /* The warp kernels' end: the body's shuffle tree over the R row states
+       at once (every lane takes part, full mask; lanes past a row's end
+       hold the identity, and so do rows past the end), then lane r takes
+       row r from lane 0 and stores it: R stores at once, not R in turn on
+       lane 0 (rows_probe lane0-stores: 3% slower). */
+    template <int R>
+    __device__ void warp_rows_store(Vec<A, R> acc, uint32_t lane, uint32_t first_row,
+                                    uint32_t n) const {
+        acc = warp_reduce(op, acc, lane, 32u, 0xffffffffu);
+        A mine = acc.v[0];
+#pragma unroll
+        for (int r = 1; r < R; r++) {
+            const A from_lane0 = shfl_up(0xffffffffu, acc.v[r], r);
+            if (lane == (uint32_t)r)
+                mine = from_lane0;
+        }
+        if (lane < (uint32_t)R && first_row + lane < n)
+            store(mine, first_row + lane);
+    }
+
     /* Lane l folds elements l, l + 32, ..., l + 32 (C - 1) of each of its
        warp's R rows, where 32 (C - 1) < L <= 32 C (the launch picks C):
        columns below C - 1 exist in every row and load without a
@@ -258,21 +278,7 @@ template <typename Op> struct RowsReducer {
             if (last_column)
                 acc.v[r] = op.reduce(acc.v[r], v[r][C - 1], lane + 32u * (C - 1));
         }
-        /* The body's shuffle tree over the R row states at once. Every lane
-           takes part (full mask); lanes past a row's end hold the
-           identity, and so do rows past the end. */
-        acc = warp_reduce(op, acc, lane, 32u, 0xffffffffu);
-        /* Lane r takes row r from lane 0: R stores at once, not R in turn
-           on lane 0 (rows_probe lane0-stores: 3% slower). */
-        A mine = acc.v[0];
-#pragma unroll
-        for (int r = 1; r < R; r++) {
-            const A from_lane0 = shfl_up(0xffffffffu, acc.v[r], r);
-            if (lane == (uint32_t)r)
-                mine = from_lane0;
-        }
-        if (lane < (uint32_t)R && first_row + lane < n)
-            store(mine, first_row + lane);
+        warp_rows_store(acc, lane, first_row, n);
     }
 
     /* ---- warp, vectors: rows of at most 32 aligned 16-byte vectors ---------- */
@@ -280,7 +286,7 @@ template <typename Op> struct RowsReducer {
        at most 32 of them (the config's rows_vec, tuned_rows.c): lane l
        loads vector l of each of its warp's R rows, the R loads at once
        (lanes past a row's end load nothing), folds its V elements a row,
-       then the same shuffle tree and stores. */
+       then warp_rows_store. */
     __device__ void warp_rows_vec() const {
         constexpr int R = RT__ROWS_WARP_ROWS;
         constexpr int V = 16 / (int)sizeof(S);
@@ -308,16 +314,7 @@ template <typename Op> struct RowsReducer {
                 for (int i = 0; i < V; i++)
                     acc.v[r] = op.reduce(acc.v[r], v[r].v[i], lane * (uint32_t)V + (uint32_t)i);
         }
-        acc = warp_reduce(op, acc, lane, 32u, 0xffffffffu);
-        A mine = acc.v[0];
-#pragma unroll
-        for (int r = 1; r < R; r++) {
-            const A from_lane0 = shfl_up(0xffffffffu, acc.v[r], r);
-            if (lane == (uint32_t)r)
-                mine = from_lane0;
-        }
-        if (lane < (uint32_t)R && first_row + lane < n)
-            store(mine, first_row + lane);
+        warp_rows_store(acc, lane, first_row, n);
     }
 
     /* ---- short: a thread per row, the whole row in one batch ----------------- */
