@@ -88,6 +88,14 @@ static int cub_call(void *p, int slot) {
     return cub_enqueue(s) != cudaSuccess;
 }
 
+/* Notes a failure of the CUB peer (reduce_tensor's numbers stand without
+   it) and clears the runtime's last-error slot, so the next case starts
+   clean. */
+static void note_cub_failure(rt__bench_result *r, cudaError_t e) {
+    snprintf(r->note, sizeof r->note, "CUB peer: %s", cudaGetErrorString(e));
+    cudaGetLastError();
+}
+
 /* Records a CUDA failure that stops the case, and clears the runtime's
    last-error slot so a non-sticky error (an allocation) does not show up
    again in the next case's launch checks. */
@@ -160,10 +168,8 @@ static void measure(case_state *s, rt__bench_result *r) {
         if (e == cudaSuccess)
             e = cudaMalloc(&s->cub_temp, s->cub_temp_bytes > 0 ? s->cub_temp_bytes : 1);
         cub_ok = e == cudaSuccess;
-        if (!cub_ok) { /* reduce_tensor's numbers stand without it */
-            snprintf(r->note, sizeof r->note, "CUB peer: %s", cudaGetErrorString(e));
-            cudaGetLastError(); /* clear it, so the next case starts clean */
-        }
+        if (!cub_ok)
+            note_cub_failure(r, e);
     }
     bool timed = false;
     if (cub_ok && r->nslots >= 2) {
@@ -177,8 +183,7 @@ static void measure(case_state *s, rt__bench_result *r) {
             r->min_us = min[0];
             r->cub_us = med[1];
         } else if (s->status == RT_OK) { /* CUB's failure: reduce_tensor alone */
-            snprintf(r->note, sizeof r->note, "CUB peer: %s", cudaGetErrorString(e));
-            cudaGetLastError();
+            note_cub_failure(r, e);
             cudaStreamSynchronize(env->stream);
         }
         cub_ok = false;
@@ -194,10 +199,9 @@ static void measure(case_state *s, rt__bench_result *r) {
     if (cub_ok) { /* one slot: CUB after reduce_tensor, as apart as before */
         double cub_min = 0.0;
         e = rt__bench_time(env, cub_call, s, r->nslots, &r->cub_us, &cub_min);
-        if (e != cudaSuccess) { /* reduce_tensor's numbers stand without it */
+        if (e != cudaSuccess) {
             r->cub_us = 0.0;
-            snprintf(r->note, sizeof r->note, "CUB peer: %s", cudaGetErrorString(e));
-            cudaGetLastError();
+            note_cub_failure(r, e);
         }
     }
     double bytes = (double)(l->read_bytes + l->write_bytes);

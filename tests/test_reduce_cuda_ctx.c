@@ -193,6 +193,15 @@ static void expect_slots_clear(rt_context *ctx, int64_t count, const char *what)
     free(words);
 }
 
+/* A new CUDA context that plans as on an H100-class GPU (the STREAM
+   kernel's slots); returns a wave of 512-thread STREAM blocks on it. */
+static int64_t h100_class_context(rt_context **ctx) {
+    assert_int_equal(rt_context_create(ctx, RT_DEVICE_CUDA, 0), RT_OK);
+    case_plan_gbps(*ctx, H100_CLASS_TEST_GBPS);
+    const rt__device_props *props = rt__cuda_props(*ctx);
+    return (int64_t)props->num_sms * (props->max_threads_per_sm / 512);
+}
+
 /* f64 full reductions over a wave of STREAM blocks fold through slots
    (tuned_stream.c, planned as on an H100): the result is the reference's,
    the same bytes call after call, and every slot is 0 again after each;
@@ -204,11 +213,8 @@ static void expect_slots_clear(rt_context *ctx, int64_t count, const char *what)
 static void test_stream_slots(void **state) {
     (void)state;
     rt_context *ctx;
-    assert_int_equal(rt_context_create(&ctx, RT_DEVICE_CUDA, 0), RT_OK);
-    case_plan_gbps(ctx, H100_CLASS_TEST_GBPS);
-    const rt__device_props *props = rt__cuda_props(ctx);
     /* 8192 doubles a block, past a wave of 512-thread blocks. */
-    const int64_t wave = (int64_t)props->num_sms * (props->max_threads_per_sm / 512);
+    const int64_t wave = h100_class_context(&ctx);
     const int64_t past[2] = {40, 2 * 1024 + 40};
     const int dim = 0;
     dev_case d;
@@ -279,10 +285,7 @@ static void run_counted(rt_context *ctx, rt_case *c, dev_case *d, rt_policy poli
 static void test_plan_memo(void **state) {
     (void)state;
     rt_context *ctx;
-    assert_int_equal(rt_context_create(&ctx, RT_DEVICE_CUDA, 0), RT_OK);
-    case_plan_gbps(ctx, H100_CLASS_TEST_GBPS);
-    const rt__device_props *props = rt__cuda_props(ctx);
-    const int64_t wave = (int64_t)props->num_sms * (props->max_threads_per_sm / 512);
+    const int64_t wave = h100_class_context(&ctx);
     const struct {
         rt_op op;
         rt_dtype dt;
@@ -306,18 +309,17 @@ static void test_plan_memo(void **state) {
     memset(&d2, 0, sizeof d2);
     uint64_t hits = rt__cuda_memo_hits(ctx);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        rt_case c1, c2, c3;
-        make_case(&c1, cases[i].op, cases[i].dt, cases[i].dt, cases[i].nd, cases[i].shape,
-                  &cases[i].dim, 1, 0, cases[i].idx, 0x3e30ull + 3 * i);
-        make_case(&c2, cases[i].op, cases[i].dt, cases[i].dt, cases[i].nd, cases[i].shape,
-                  &cases[i].dim, 1, 0, cases[i].idx, 0x3e31ull + 3 * i);
-        /* One element past c1's alignment: another plan's key. */
-        make_case(&c3, cases[i].op, cases[i].dt, cases[i].dt, cases[i].nd, cases[i].shape,
-                  &cases[i].dim, 1, 1, cases[i].idx, 0x3e32ull + 3 * i);
+        /* Three cases of the layout, data of their own; the third's input
+           one element past the others' alignment: another plan's key. */
+        rt_case cs[3];
+        for (int k = 0; k < 3; k++)
+            make_case(&cs[k], cases[i].op, cases[i].dt, cases[i].dt, cases[i].nd, cases[i].shape,
+                      &cases[i].dim, 1, k == 2, cases[i].idx, 0x3e30ull + 3 * i + (uint64_t)k);
+        rt_case *c1 = &cs[0], *c2 = &cs[1], *c3 = &cs[2];
         const rt_policy pol = cases[i].policy;
-        run_counted(ctx, &c1, &d1, pol, &hits, 0, "plan memo, first call");
+        run_counted(ctx, c1, &d1, pol, &hits, 0, "plan memo, first call");
         /* (case_config validates the device copy that dev_case_run made.) */
-        const rt__launch_config cfg = case_config(ctx, &c1, &d1, pol);
+        const rt__launch_config cfg = case_config(ctx, c1, &d1, pol);
         if (cases[i].kind >= 0 && (int)cfg.kernel != cases[i].kind)
             fail_msg("plan memo case %zu: kernel %d, want %d", i, (int)cfg.kernel,
                      (int)cases[i].kind);
@@ -325,15 +327,14 @@ static void test_plan_memo(void **state) {
             assert_true(rt__config_global_reduce(&cfg));
         if (cfg.kernel == RT__KERNEL_STREAM)
             assert_true(cfg.stream_slots);
-        run_counted(ctx, &c2, &d2, pol, &hits, 1, "plan memo, other buffers");
-        run_counted(ctx, &c1, &d1, pol, &hits, 1, "plan memo, first buffers again");
-        run_counted(ctx, &c3, &d2, pol, &hits, 0, "plan memo, input misaligned");
-        run_counted(ctx, &c3, &d1, pol, &hits, 1, "plan memo, misaligned again");
+        run_counted(ctx, c2, &d2, pol, &hits, 1, "plan memo, other buffers");
+        run_counted(ctx, c1, &d1, pol, &hits, 1, "plan memo, first buffers again");
+        run_counted(ctx, c3, &d2, pol, &hits, 0, "plan memo, input misaligned");
+        run_counted(ctx, c3, &d1, pol, &hits, 1, "plan memo, misaligned again");
         if (cfg.kernel == RT__KERNEL_STREAM)
             expect_slots_clear(ctx, cfg.semaphore_count, "plan memo, slots");
-        rt_case_free(&c1);
-        rt_case_free(&c2);
-        rt_case_free(&c3);
+        for (int k = 0; k < 3; k++)
+            rt_case_free(&cs[k]);
     }
 
     /* What the plan is made for beyond the call: the context's policy,
