@@ -80,6 +80,24 @@ template <typename Op> struct TinyReducer {
 
     __device__ explicit TinyReducer(const rt__tiny_args &args) : a(args), op(args) {}
 
+    /* One round of the TINY loop: this thread's vectors j + l * nt (l < L)
+       below vend, every load issued before the first fold, folded into
+       acc (element indices from head). */
+    template <int L, int K, typename Load>
+    __device__ void fold_round(A (&acc)[K], const Load *vec, uint32_t j, uint32_t nt, uint32_t vend,
+                               uint32_t head) const {
+        constexpr int V = Op::input_vec;
+        Load v[L];
+#pragma unroll
+        for (int l = 0; l < L; l++)
+            if (j + l * nt < vend)
+                v[l] = load_stream(&vec[j + l * nt]);
+#pragma unroll
+        for (int l = 0; l < L; l++)
+            if (j + l * nt < vend)
+                fold_vector(op, acc, v[l], head + (j + l * nt) * V, l);
+    }
+
     /* This thread's share of aligned vectors [vbegin, vend) of the run,
        and, where `ends`, of its scalar head and tail, folded into one
        state. */
@@ -137,17 +155,8 @@ template <typename Op> struct TinyReducer {
                         fold_vector(op, acc, v[l], head + (j + l * nt) * V, l);
             }
         } else {
-            for (uint32_t j = vbegin + t; j < vend; j += L * nt) {
-                Load v[L];
-#pragma unroll
-                for (int l = 0; l < L; l++)
-                    if (j + l * nt < vend)
-                        v[l] = load_stream(&vec[j + l * nt]);
-#pragma unroll
-                for (int l = 0; l < L; l++)
-                    if (j + l * nt < vend)
-                        fold_vector(op, acc, v[l], head + (j + l * nt) * V, l);
-            }
+            for (uint32_t j = vbegin + t; j < vend; j += L * nt)
+                fold_round<L>(acc, vec, j, nt, vend, head);
         }
 #pragma unroll
         for (int i = 1; i < K; i++)
@@ -174,6 +183,35 @@ template <typename Op> struct TinyReducer {
 
     /* TINY: one block, the whole run. */
     __device__ void run_tiny() const {
+        /* An aligned run of whole vectors that one round covers (the
+           config's blocks are sized so: up to 4 vectors a thread): no
+           head, tail or loop, so the loads go out first. H100, rt_bench
+           timing ours and CUB in turn, four passes (bench/NOTES.md v1.35,
+           run 15): 16 KB 1.04-1.11 of CUB's time -> 1.01-1.09 (mostly
+           1.01-1.02), 256 B 1.03-1.08 -> 1.00-1.04. States of one or two
+           words only: the second copy of the round spilled 16 bytes in
+           f64 var/std's kernel (-Xptxas -v, sm_90). */
+        if constexpr (sizeof(A) <= 8) {
+            constexpr int V = Op::input_vec;
+            constexpr int K = V < Op::vt0 ? V : Op::vt0;
+            constexpr int L = loads_in_flight<Op>();
+            using Load = Packed<S, V>;
+            const uint32_t n = a.num_inputs, nt = blockDim.x;
+            if ((uintptr_t)a.in % sizeof(Load) == 0 && n % V == 0 && n / V <= L * nt) {
+                A acc[K];
+#pragma unroll
+                for (int i = 0; i < K; i++)
+                    acc[i] = op.ident();
+                fold_round<L>(acc, reinterpret_cast<const Load *>(a.in), threadIdx.x, nt, n / V, 0);
+#pragma unroll
+                for (int i = 1; i < K; i++)
+                    acc[0] = op.combine(acc[0], acc[i]);
+                const Vec<A, 1> r = block_reduce<true>(acc[0]);
+                if (threadIdx.x == 0)
+                    finish(r.v[0]);
+                return;
+            }
+        }
         const uint32_t nvec = (a.num_inputs - vector_head<Op::input_vec>(
                                                   reinterpret_cast<const S *>(a.in), a.num_inputs)) /
                               Op::input_vec;
