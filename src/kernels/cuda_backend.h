@@ -35,10 +35,9 @@ typedef CUresult (*rt__pointer_attrs_fn)(unsigned count, CUpointer_attribute *at
  * regions of allocation `alloc_count`.
  */
 typedef struct rt__cuda_launch {
-    bool tiny; /* TINY/STREAM (targs, tiny_launch), else general/ROWS (kargs, launch) */
     rt__launch_config cfg;
-    rt__kernel_args kargs;
-    rt__tiny_args targs;
+    rt__kernel_args kargs; /* general/ROWS: kargs and launch; TINY/STREAM */
+    rt__tiny_args targs;   /* (rt__config_tiny_args): targs and tiny_launch */
     rt__launch_fn launch;
     rt__tiny_launch_fn tiny_launch;
     size_t shared_bytes;

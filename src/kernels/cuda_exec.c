@@ -177,7 +177,7 @@ static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, 
     const struct rt__cuda_state *st = p->ctx->cuda;
     RT_RETURN_IF(n->sems > st->sem_capacity || n->staging > st->staging_capacity,
                  RT_ERR_INTERNAL);
-    if (n->cfg.kernel == RT__KERNEL_TINY || n->cfg.kernel == RT__KERNEL_STREAM)
+    if (rt__config_tiny_args(&n->cfg))
         return tiny_launch(p, piece, first, last, n);
     rt__kernel_args a = p->proto;
     rt__cuda_pack_iter(piece, &a);

@@ -108,7 +108,7 @@ bool rt__cuda_memo_replay(rt_context *ctx, const rt_reduce_args *args, rt_status
     char *idx = args->indices != NULL ? (char *)moved(args->indices->data, l->idx_off) : NULL;
     const cudaStream_t stream = (cudaStream_t)ctx->stream;
     cudaError_t err;
-    if (l->tiny) {
+    if (rt__config_tiny_args(&l->cfg)) {
         l->targs.in = in;
         l->targs.out = out;
         l->targs.idx = idx;
@@ -137,8 +137,7 @@ void rt__cuda_memo_record(rt_context *ctx, const rt__problem *pb, const rt__laun
         return;
     rt__cuda_launch *l = &st->pending;
     const char *in, *out, *idx;
-    l->tiny = targs != NULL;
-    if (l->tiny) {
+    if (targs != NULL) {
         l->targs = *targs;
         l->tiny_launch = tiny_launch;
         in = targs->in;

@@ -293,6 +293,12 @@ typedef struct rt__tiny_args {
 typedef cudaError_t (*rt__tiny_launch_fn)(const rt__tiny_args *args, const rt__launch_config *cfg,
                                           cudaStream_t stream, int device);
 
+/* Whether a launch of config c takes rt__tiny_args (the TINY and STREAM
+   kernels) rather than rt__kernel_args. */
+static inline bool rt__config_tiny_args(const rt__launch_config *c) {
+    return c->kernel == RT__KERNEL_TINY || c->kernel == RT__KERNEL_STREAM;
+}
+
 /* The TINY/STREAM launch of each (family, dtype), stamped from the same
    list; rt__tiny_lookup gives NULL if none. */
 #define RT__DECLARE_TINY_ENTRY(fam, FAM, sfx, DT)                                                  \
