@@ -100,8 +100,10 @@ template <typename Op> struct TinyReducer {
 
     /* This thread's share of aligned vectors [vbegin, vend) of the run,
        and, where `ends`, of its scalar head and tail, folded into one
-       state. */
-    template <bool Stream>
+       state. Round: the run is whole vectors from an aligned start and
+       one round covers [vbegin, vend) (run_tiny's fast path): no head,
+       tail or loop. */
+    template <bool Stream, bool Round = false>
     __device__ A thread_reduce(uint32_t vbegin, uint32_t vend, bool ends) const {
         constexpr int V = Op::input_vec;
         constexpr int K = V < Op::vt0 ? V : Op::vt0;
@@ -109,7 +111,7 @@ template <typename Op> struct TinyReducer {
         using Load = Packed<S, V>;
         const S *data = reinterpret_cast<const S *>(a.in);
         const uint32_t n = a.num_inputs, t = threadIdx.x, nt = blockDim.x;
-        const uint32_t head = vector_head<V>(data, n);
+        const uint32_t head = Round ? 0 : vector_head<V>(data, n);
 
         A acc[K];
 #pragma unroll
@@ -117,16 +119,20 @@ template <typename Op> struct TinyReducer {
             acc[i] = op.ident();
         /* head < V and the tail < V, both below the 32 threads a block has
            at least: one scalar of each per thread. */
-        if (ends) {
-            const uint32_t tail = head + (n - head) / V * V;
-            if (t < head)
-                acc[0] = op.reduce(acc[0], data[t], t);
-            if (tail + t < n)
-                acc[0] = op.reduce(acc[0], data[tail + t], tail + t);
+        if constexpr (!Round) {
+            if (ends) {
+                const uint32_t tail = head + (n - head) / V * V;
+                if (t < head)
+                    acc[0] = op.reduce(acc[0], data[t], t);
+                if (tail + t < n)
+                    acc[0] = op.reduce(acc[0], data[tail + t], tail + t);
+            }
         }
 
         const Load *vec = reinterpret_cast<const Load *>(data + head);
-        if constexpr (Stream) {
+        if constexpr (Round) {
+            fold_round<L>(acc, vec, vbegin + t, nt, vend, 0);
+        } else if constexpr (Stream) {
             /* Whole batches of L vectors, then at most one partial batch
                whose loads past the end re-read the last vector (one cached
                line) and are not folded. Guarding the loads of every batch
@@ -193,20 +199,10 @@ template <typename Op> struct TinyReducer {
            f64 var/std's kernel (-Xptxas -v, sm_90). */
         if constexpr (sizeof(A) <= 8) {
             constexpr int V = Op::input_vec;
-            constexpr int K = V < Op::vt0 ? V : Op::vt0;
-            constexpr int L = loads_in_flight<Op>();
-            using Load = Packed<S, V>;
-            const uint32_t n = a.num_inputs, nt = blockDim.x;
-            if ((uintptr_t)a.in % sizeof(Load) == 0 && n % V == 0 && n / V <= L * nt) {
-                A acc[K];
-#pragma unroll
-                for (int i = 0; i < K; i++)
-                    acc[i] = op.ident();
-                fold_round<L>(acc, reinterpret_cast<const Load *>(a.in), threadIdx.x, nt, n / V, 0);
-#pragma unroll
-                for (int i = 1; i < K; i++)
-                    acc[0] = op.combine(acc[0], acc[i]);
-                const Vec<A, 1> r = block_reduce<true>(acc[0]);
+            const uint32_t n = a.num_inputs;
+            if ((uintptr_t)a.in % sizeof(Packed<S, V>) == 0 && n % V == 0 &&
+                n / V <= loads_in_flight<Op>() * blockDim.x) {
+                const Vec<A, 1> r = block_reduce<true>(thread_reduce<false, true>(0, n / V, false));
                 if (threadIdx.x == 0)
                     finish(r.v[0]);
                 return;
