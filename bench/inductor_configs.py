@@ -31,12 +31,17 @@ cases = [
     ("rows4 [33554432,4] sum 1", (33554432, 4), (1,)),
     ("rows100 [671088,100] sum 1", (671088, 100), (1,)),
     ("d1of4 [64,128,64,128] sum 1", (64, 128, 64, 128), (1,)),
+    # the suite's column slices: a view of the allocated shape
+    ("slice4096 [16384,8192][:, :4096] sum 1", (16384, 8192), (1,), lambda t: t[:, :4096]),
+    ("slice4097c1 [16384,4097][:, 1:] sum 1", (16384, 4097), (1,), lambda t: t[:, 1:]),
 ]
 if len(sys.argv) > 1:
     cases = [c for c in cases if any(a in c[0] for a in sys.argv[1:])]
 out = {}
-for name, shape, dims in cases:
+for name, shape, dims, *view in cases:
     x = torch.randn(*shape, device="cuda")
+    if view:
+        x = view[0](x)
     if dims is None:
         fn = torch.compile(lambda t: t.var(0), dynamic=False)
     else:
