@@ -8,8 +8,9 @@
 //
 //   order_probe [--reps N] [--passes P]
 //
-// A block is 512 threads of U float4 loads (ld.global.cs, all issued
-// before any add), one round, a partial a block stored, nothing folded.
+// A block is 512 threads of U float4 loads (ld.global.cs; at U 8 ptxas
+// issues four before the first add, then one as each is added), one
+// round, a partial a block stored, nothing folded.
 // Chunk c starts at c x pitch: pitch == chunk reads a contiguous buffer,
 // pitch == 2 x chunk half of every 2-chunk row (the suite's c4096 slice).
 // Orders (N chunks, a power of two):
