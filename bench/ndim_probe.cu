@@ -3,7 +3,7 @@
 // each a set of 512 rows of 512 bytes) can read on this GPU, against a
 // one-shot full sum of the same 256 MiB (bench/NOTES.md, v1.15).
 //
-//   ndim_probe [--reps N]
+//   ndim_probe [--reps N] [--window]
 //
 // Three mappings:
 //   output  a block an output (TUNED's general kernel today: 512 threads,
@@ -237,6 +237,25 @@ int main(int argc, char **argv) {
         printf("full one-shot 512x4: %.2f us, %.1f GB/s\n", us, n * 4.0 / us * 1e-3);
     };
     full();
+    // --window (v1.37): the library's mapping against blocks whose loads
+    // in flight stay in one (dim 0) slab of 16 rows: T/32 rows a step, so
+    // U loads a thread span U x T / 512 slabs (512 threads: 4 slabs; 256
+    // threads and 2 loads, 128 threads and 4: one), at the 32-register
+    // bound of a full SM; 1024 blocks are two waves at 512 threads, one
+    // at 256 or 128.
+    for (int i = 1; i < argc; ++i)
+        if (strcmp(argv[i], "--window") == 0) {
+            for (int pass = 0; pass < 3; ++pass) {
+                output<512, 4, CS, 4>(c);
+                roll<512, 4, TRITON_EF, 4>(c);
+                output<256, 4, CS, 8>(c);
+                output<256, 2, CS, 8>(c);
+                output<128, 4, CS, 16>(c);
+                output<128, 2, CS, 16>(c);
+                full();
+            }
+            return 0;
+        }
     for (int pass = 0; pass < 2; ++pass) {
         // v1.21: a rolling window of loads (the library drains its batch
         // of 4 before the next), against the batch kernel.
