@@ -243,20 +243,17 @@ int main(int argc, char **argv) {
     // threads and 2 loads, 128 threads and 4: one), at the 32-register
     // bound of a full SM; 1024 blocks are two waves at 512 threads, one
     // at 256 or 128.
-    for (int i = 1; i < argc; ++i)
-        if (strcmp(argv[i], "--window") == 0) {
-            for (int pass = 0; pass < 3; ++pass) {
-                output<512, 4, CS, 4>(c);
-                roll<512, 4, TRITON_EF, 4>(c);
-                output<256, 4, CS, 8>(c);
-                output<256, 2, CS, 8>(c);
-                output<128, 4, CS, 16>(c);
-                output<128, 2, CS, 16>(c);
-                full();
-            }
-            return 0;
-        }
-    for (int pass = 0; pass < 2; ++pass) {
+    const bool window = probe_flag(argc, argv, "--window");
+    for (int pass = 0; window && pass < 3; ++pass) {
+        output<512, 4, CS, 4>(c);
+        roll<512, 4, TRITON_EF, 4>(c);
+        output<256, 4, CS, 8>(c);
+        output<256, 2, CS, 8>(c);
+        output<128, 4, CS, 16>(c);
+        output<128, 2, CS, 16>(c);
+        full();
+    }
+    for (int pass = 0; !window && pass < 2; ++pass) {
         // v1.21: a rolling window of loads (the library drains its batch
         // of 4 before the next), against the batch kernel.
         output<512, 4>(c);

@@ -57,28 +57,19 @@ __host__ __device__ __forceinline__ unsigned map_chunk(Map m, unsigned b) {
     }
 }
 
+// Blocks below nfull read chunk map(b) (U loads a thread); the grid's
+// blocks past them (tapers only, identity order, contiguous) read the
+// half chunks after the nfull full ones (U / 2 loads a thread).
 template <int U>
 __global__ void __launch_bounds__(512) order_kernel(const float4 *__restrict__ src, Map m,
-                                                   size_t pitch4, float *out) {
-    const size_t begin = (size_t)map_chunk(m, blockIdx.x) * pitch4;
-    const float acc =
-        probe_read_run<U, CS>(src, begin + threadIdx.x, begin + (size_t)512 * U, 512);
-    probe_block_store<512>(acc, out);
-}
-
-// Tapered chunks: blocks below nfull read U loads a thread (chunk c = b),
-// the rest U / 2 (half chunks after the full ones), so the grid's last
-// blocks, which run last, end sooner.
-template <int U>
-__global__ void __launch_bounds__(512) taper_kernel(const float4 *__restrict__ src,
-                                                   unsigned nfull, float *out) {
+                                                   size_t pitch4, unsigned nfull, float *out) {
     const unsigned b = blockIdx.x;
     float acc;
     if (b < nfull) {
-        const size_t begin = (size_t)b * 512 * U;
+        const size_t begin = (size_t)map_chunk(m, b) * pitch4;
         acc = probe_read_run<U, CS>(src, begin + threadIdx.x, begin + (size_t)512 * U, 512);
     } else {
-        const size_t begin = (size_t)nfull * 512 * U + (size_t)(b - nfull) * 512 * (U / 2);
+        const size_t begin = (size_t)nfull * pitch4 + (size_t)(b - nfull) * 512 * (U / 2);
         acc = probe_read_run<U / 2, CS>(src, begin + threadIdx.x, begin + (size_t)512 * (U / 2),
                                         512);
     }
@@ -114,33 +105,21 @@ bool is_permutation(Map m) {
 }
 
 void launch(const Scheme &s, const float4 *src, float *out) {
-    const size_t chunk4 = (size_t)512 * s.u;
-    const unsigned grid = 1u << s.map.log2n;
-    if (s.taper) {
-        const unsigned nfull = grid - s.taper;
-        if (s.u == 4)
-            taper_kernel<4><<<nfull + 2 * s.taper, 512>>>(src, nfull, out);
-        else
-            taper_kernel<8><<<nfull + 2 * s.taper, 512>>>(src, nfull, out);
-        return;
-    }
-    const size_t pitch4 = chunk4 * s.pitch;
+    const size_t pitch4 = (size_t)512 * s.u * s.pitch;
+    const unsigned nfull = (1u << s.map.log2n) - s.taper, grid = nfull + 2 * s.taper;
     if (s.u == 2)
-        order_kernel<2><<<grid, 512>>>(src, s.map, pitch4, out);
+        order_kernel<2><<<grid, 512>>>(src, s.map, pitch4, nfull, out);
     else if (s.u == 4)
-        order_kernel<4><<<grid, 512>>>(src, s.map, pitch4, out);
+        order_kernel<4><<<grid, 512>>>(src, s.map, pitch4, nfull, out);
     else
-        order_kernel<8><<<grid, 512>>>(src, s.map, pitch4, out);
+        order_kernel<8><<<grid, 512>>>(src, s.map, pitch4, nfull, out);
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
     const int reps = probe_reps(argc, argv);
-    int passes = 3;
-    for (int i = 1; i < argc; ++i)
-        if (strcmp(argv[i], "--passes") == 0 && i + 1 < argc)
-            passes = std::max(1, atoi(argv[++i]));
+    const int passes = probe_int_arg(argc, argv, "--passes", 3, 1);
     probe_device();
 
     const size_t M = (size_t)1 << 20;
@@ -161,8 +140,8 @@ int main(int argc, char **argv) {
     };
     for (Scheme &s : schemes) {
         s.map.log2n = log2u(s.bytes / ((size_t)512 * s.u * 16));
-        if (!is_permutation(s.map)) {
-            fprintf(stderr, "order_probe: %s is not a permutation\n", s.name);
+        if (!is_permutation(s.map) || (s.taper && (s.map.order != ID || s.pitch != 1))) {
+            fprintf(stderr, "order_probe: %s is not a permutation (or a taper of another)\n", s.name);
             return 1;
         }
     }

@@ -187,9 +187,7 @@ template <int BX, int BY, int U> void sweep(Ctx &c) {
 
 int main(int argc, char **argv) {
     int reps = probe_reps(argc, argv);
-    bool sweep_all = false;
-    for (int i = 1; i < argc; ++i)
-        sweep_all = sweep_all || strcmp(argv[i], "--sweep") == 0;
+    const bool sweep_all = probe_flag(argc, argv, "--sweep");
     probe_device();
     const size_t n = (size_t)1 << 27; // 512 MiB of f32
     float *src;

@@ -26,14 +26,25 @@
         }                                                                                   \
     } while (0)
 
-// --reps N (at least 5; default 50).
-inline int probe_reps(int argc, char **argv) {
-    int reps = 50;
+// The value of `name N` on the command line, at least lo; def if absent.
+inline int probe_int_arg(int argc, char **argv, const char *name, int def, int lo) {
+    int v = def;
     for (int i = 1; i < argc; ++i)
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = std::max(5, atoi(argv[++i]));
-    return reps;
+        if (strcmp(argv[i], name) == 0 && i + 1 < argc)
+            v = std::max(lo, atoi(argv[++i]));
+    return v;
 }
+
+// Whether `name` is on the command line.
+inline bool probe_flag(int argc, char **argv, const char *name) {
+    for (int i = 1; i < argc; ++i)
+        if (strcmp(argv[i], name) == 0)
+            return true;
+    return false;
+}
+
+// --reps N (at least 5; default 50).
+inline int probe_reps(int argc, char **argv) { return probe_int_arg(argc, argv, "--reps", 50, 5); }
 
 // Device 0's properties, after a line naming it, its SMs and its L2.
 inline cudaDeviceProp probe_device() {
