@@ -36,8 +36,10 @@ typedef CUresult (*rt__pointer_attrs_fn)(unsigned count, CUpointer_attribute *at
  */
 typedef struct rt__cuda_launch {
     rt__launch_config cfg;
-    rt__kernel_args kargs; /* general/ROWS: kargs and launch; TINY/STREAM */
-    rt__tiny_args targs;   /* (rt__config_tiny_args): targs and tiny_launch */
+    /* general/ROWS launches use kargs and launch; TINY/STREAM ones (those
+       of rt__config_tiny_args) targs and tiny_launch. */
+    rt__kernel_args kargs;
+    rt__tiny_args targs;
     rt__launch_fn launch;
     rt__tiny_launch_fn tiny_launch;
     size_t shared_bytes;
