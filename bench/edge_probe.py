@@ -1,0 +1,434 @@
+#!/usr/bin/env python3
+"""edge_probe: a row sum's time through each launch path and kernel binary.
+
+bench/NOTES.md v1.27 found the [32768,4096] f32 row sum within 0.1-0.15%
+of Inductor's back to back, but 0.3-0.6 us a call behind it with an event
+pair around every call (compare_torch's timing). This times one shape of
+kernel through each path, in passes of rotating order, on compare_torch's
+tensors, to tell the launch path, the binary's compiler and the library's
+kernel code apart (v1.39 has what it found):
+
+    rt           reduce_tensor (ctypes, the library's driver launch)
+    compile      torch.compile(x.sum(1)) (Inductor's kernel, Triton's launcher)
+    eager        x.sum(1)
+    tri          a Triton kernel of Inductor's shape (a program a row, the
+                 whole row in one load, 16 warps), Triton's launcher
+    tri_drv      the same cubin through cuLaunchKernel from here (ctypes)
+    tri_loop     Inductor's loop: two rounds of 2048 into an elementwise
+                 accumulator, then one sum (Triton's launcher)
+    nv_rows      nvcc's kernel of the same shape (512 threads, two 16-byte
+                 ld.global.cs loads a thread issued together, a
+                 warp-shuffle block sum; its loop kept rolled), cuLaunchKernel
+                 from here; nv_unr the same loop as nvcc unrolls it (32
+                 registers)
+    nv_plain     the same with plain loads; nv_l1ef with Triton's
+                 evict_first loads (an L1 hint and an L2 cache policy);
+                 nv_seq with one load a round (the loop kept rolled)
+    nv_rows_pad  nv_rows with ~900 bytes of unused arguments (the
+                 library's argument block's size)
+and empty kernels of the same grid (tri_empty, nv_empty). Per series:
+each (median of an event pair a call, compare_torch's number), slept (the
+same with a sleep kernel queued before each pair, so the GPU never waits
+for the host), loop (one pair around --calls calls, a call, median of 5)
+and the differences. --arm NAME=PATH adds another build of the library as
+a series of its own (A/B builds on the same tensors), --only picks the
+series, --sass-dir keeps the nvcc and Triton cubins for cuobjdump. Needs
+torch with Triton, and nvcc on PATH (the device's image has both).
+
+    python3 bench/edge_probe.py --lib build/libreduce_tensor.so \
+        --bench-bin build/bench/rt_bench --filter sum_32768x4096_d1
+"""
+import argparse
+import ctypes
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import compare_torch as ct  # noqa: E402
+import kernel_times as kt  # noqa: E402
+import rt_ctypes as rt  # noqa: E402
+
+CUDA_SRC = r"""
+/* Loads: 0 __ldcs (ld.global.cs, the library's load_stream), 1 plain
+   ld.global, 2 Triton's evict_first (ld.global.L1::evict_first with an
+   L2 evict_first cache policy). */
+template <int K> __device__ __forceinline__ float4 ld(const float4 *p, unsigned long long pol) {
+    if constexpr (K == 0) {
+        return __ldcs(p);
+    } else if constexpr (K == 1) {
+        return *p;
+    } else {
+        float4 v;
+        asm("ld.global.L1::evict_first.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"
+            : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p), "l"(pol));
+        return v;
+    }
+}
+/* A block of 512 a row of nvec vectors (a multiple of 1024): two loads a
+   thread a round, both issued before the adds, or (SEQ) one round a load
+   with the loop kept rolled; a warp-shuffle sum and 16 words of smem. */
+template <int K, bool SEQ, bool ROLL = true>
+__device__ __forceinline__ void rows_body(const float4 *__restrict__ in, float *__restrict__ out,
+                                          int nvec) {
+    const float4 *p = in + (size_t)blockIdx.x * nvec;
+    unsigned long long pol = 0;
+    if constexpr (K == 2)
+        asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    float s = 0.f;
+    if constexpr (SEQ) {
+#pragma unroll 1
+        for (int j = threadIdx.x; j < nvec; j += 512) {
+            const float4 a = ld<K>(p + j, pol);
+            s += (a.x + a.y) + (a.z + a.w);
+        }
+    } else if constexpr (ROLL) {
+#pragma unroll 1
+        for (int j = threadIdx.x; j < nvec; j += 2 * 512) {
+            const float4 a = ld<K>(p + j, pol);
+            const float4 b = ld<K>(p + j + 512, pol);
+            s += ((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w));
+        }
+    } else {
+        for (int j = threadIdx.x; j < nvec; j += 2 * 512) {
+            const float4 a = ld<K>(p + j, pol);
+            const float4 b = ld<K>(p + j + 512, pol);
+            s += ((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w));
+        }
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        s += __shfl_xor_sync(0xffffffffu, s, o);
+    __shared__ float w[16];
+    if ((threadIdx.x & 31) == 0)
+        w[threadIdx.x >> 5] = s;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        s = threadIdx.x < 16 ? w[threadIdx.x] : 0.f;
+#pragma unroll
+        for (int o = 8; o > 0; o >>= 1)
+            s += __shfl_xor_sync(0xffffffffu, s, o);
+        if (threadIdx.x == 0)
+            out[blockIdx.x] = s;
+    }
+}
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_rows(const float4 *__restrict__ in, float *__restrict__ out, int nvec) {
+    rows_body<0, false>(in, out, nvec);
+}
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_unr(const float4 *__restrict__ in, float *__restrict__ out, int nvec) {
+    rows_body<0, false, false>(in, out, nvec);
+}
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_plain(const float4 *__restrict__ in, float *__restrict__ out, int nvec) {
+    rows_body<1, false>(in, out, nvec);
+}
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_l1ef(const float4 *__restrict__ in, float *__restrict__ out, int nvec) {
+    rows_body<2, false>(in, out, nvec);
+}
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_seq(const float4 *__restrict__ in, float *__restrict__ out, int nvec) {
+    rows_body<0, true>(in, out, nvec);
+}
+struct pad { long long w[112]; };
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_rows_pad(const float4 *__restrict__ in, float *__restrict__ out, int nvec, pad unused) {
+    rows_body<0, false>(in, out, nvec);
+}
+extern "C" __global__ void __launch_bounds__(512, 4) nv_empty(float *out) {
+    if (out == nullptr && threadIdx.x == 1023)
+        out[0] = 0.f;
+}
+"""
+
+
+class Driver:
+    """The few driver calls this needs, through ctypes."""
+
+    ATTRS = {"regs": 4, "local": 3, "shared": 1, "const": 2, "ptx": 5, "binary": 6}
+
+    def __init__(self):
+        self.cu = ctypes.CDLL("libcuda.so.1")
+        self.keep = []
+
+    def ok(self, r, what):
+        if r != 0:
+            raise RuntimeError("%s: CUresult %d" % (what, r))
+
+    def load(self, image, name):
+        mod, fn = ctypes.c_void_p(), ctypes.c_void_p()
+        buf = ctypes.create_string_buffer(image, len(image))
+        self.keep.append(buf)
+        self.ok(self.cu.cuModuleLoadData(ctypes.byref(mod), buf), "cuModuleLoadData")
+        self.ok(self.cu.cuModuleGetFunction(ctypes.byref(fn), mod, name.encode()),
+                "cuModuleGetFunction " + name)
+        return fn
+
+    def attrs(self, fn):
+        out = {}
+        for k, a in self.ATTRS.items():
+            v = ctypes.c_int()
+            self.ok(self.cu.cuFuncGetAttribute(ctypes.byref(v), a, fn), "cuFuncGetAttribute")
+            out[k] = v.value
+        return out
+
+    def launcher(self, fn, grid, block, smem, stream, args):
+        """A call(k) that launches fn with args(k), a list of ctypes values."""
+        cu = self.cu
+
+        def call(k):
+            vals = args(k)
+            ptrs = (ctypes.c_void_p * len(vals))(*[ctypes.addressof(v) for v in vals])
+            r = cu.cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, smem, ctypes.c_void_p(stream),
+                                  ptrs, None)
+            if r != 0:
+                raise RuntimeError("cuLaunchKernel: CUresult %d" % r)
+        return call
+
+
+def entry_params(ptx, name):
+    """The number of .param entries of kernel `name` in ptx."""
+    m = re.search(r"\.entry\s+%s\s*\((.*?)\)" % re.escape(name), ptx, re.S)
+    if m is None:
+        raise RuntimeError("no .entry %s in Triton's PTX" % name)
+    return m.group(1).count(".param")
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--lib", help="libreduce_tensor.so (default: newest build*/libreduce_tensor.so)")
+    p.add_argument("--bench-bin", help="rt_bench binary to read the suite from (--list-json)")
+    p.add_argument("--bench-json", help="rt_bench --json results instead of --bench-bin")
+    p.add_argument("--filter", default="sum_32768x4096_d1",
+                   help="one case of the suite: an f32 sum over the last dim of a 2-d tensor")
+    p.add_argument("--calls", type=int, default=100, help="calls a series, each way")
+    p.add_argument("--warmup", type=int, default=10)
+    p.add_argument("--passes", type=int, default=3)
+    p.add_argument("--only", help="time only these series (comma-separated names)")
+    p.add_argument("--arm", action="append",
+                   help="NAME=PATH: another build of the library, timed as a series of its own")
+    p.add_argument("--sass-dir", help="write the nvcc and Triton cubins here (for cuobjdump)")
+    p.add_argument("--sleep-cycles", type=int, default=200000,
+                   help="torch.cuda._sleep before each empty kernel's event pair")
+    return p.parse_args(argv)
+
+
+def main(argv):
+    opts = parse_args(argv)
+    import torch
+    import triton
+    import triton.language as tl
+
+    lib = rt.Lib(opts.lib or rt.find_library(ct.ROOT))
+    args = argparse.Namespace(bench_json=opts.bench_json, bench_bin=opts.bench_bin)
+    cases, _ = ct.load_suite(args)
+    cases = [c for c in cases if c["name"] == opts.filter]
+    if len(cases) != 1:
+        sys.exit("edge_probe: --filter must name one case of the suite")
+    case = cases[0]
+    if case["dtype"] != "f32" or case["op"] != "sum" or len(case["shape"]) != 2 or \
+            case["dims"] != [1] or case["strides"] != [case["shape"][1], 1]:
+        sys.exit("edge_probe: the case must be an f32 sum over dim 1 of a packed 2-d tensor")
+    rows, L = case["shape"]
+    if L % 4 != 0 or (L // 4) % 1024 != 0:
+        sys.exit("edge_probe: rows must be whole 1024-vector batches (4096 floats, ...)")
+
+    device = torch.device("cuda", 0)
+    torch.cuda.set_device(device)
+    props = torch.cuda.get_device_properties(device)
+    stream = torch.cuda.current_stream(device).cuda_stream
+    ctx = lib.context(rt.DEVICE_CUDA, 0, ctypes.c_void_p(stream), None)
+    l2_bytes = getattr(props, "L2_cache_size", 0) or (60 << 20)
+    ncopies = ct.copies_for(case, l2_bytes, opts.calls, opts.warmup)
+    t = ct.Case(torch, lib, ctx, case, ncopies, device)
+    outs = [torch.empty(rows, dtype=torch.float32, device=device) for _ in range(ncopies)]
+    want = t.views[0].sum(1)
+
+    drv = Driver()
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "edge.cu")
+        with open(src, "w") as f:
+            f.write(CUDA_SRC)
+        cubin = os.path.join(tmp, "edge.cubin")
+        subprocess.run(["nvcc", "-cubin", "-O3", "-arch=sm_%d%d" % (props.major, props.minor),
+                        "-o", cubin, src], check=True)
+        with open(cubin, "rb") as f:
+            nv_image = f.read()
+    nv = {n: drv.load(nv_image, n) for n in
+          ("nv_rows", "nv_unr", "nv_plain", "nv_l1ef", "nv_seq", "nv_rows_pad", "nv_empty")}
+    if opts.sass_dir:
+        with open(os.path.join(opts.sass_dir, "edge_probe_nvcc.cubin"), "wb") as f:
+            f.write(nv_image)
+
+    @triton.jit
+    def tri_rows(in_ptr, out_ptr, R: tl.constexpr):
+        row = tl.program_id(0)
+        offs = tl.arange(0, R)
+        x = tl.load(in_ptr + row * R + offs, eviction_policy="evict_first")
+        tl.store(out_ptr + row, tl.sum(x, 0))
+
+    @triton.jit
+    def tri_loop(in_ptr, out_ptr, R: tl.constexpr, RB: tl.constexpr):
+        row = tl.program_id(0)
+        acc = tl.zeros([RB], tl.float32)
+        for r0 in range(0, R, RB):
+            x = tl.load(in_ptr + row * R + r0 + tl.arange(0, RB), eviction_policy="evict_first")
+            acc = acc + x
+        tl.store(out_ptr + row, tl.sum(acc, 0))
+
+    @triton.jit
+    def tri_empty(out_ptr, n):
+        if tl.program_id(0) == n:
+            tl.store(out_ptr, 0.0)
+
+    k_rows = tri_rows[(rows,)](t.views[0], outs[0], R=L, num_warps=16)
+    k_loop = tri_loop[(rows,)](t.views[0], outs[0], R=L, RB=2048, num_warps=16)
+    k_empty = tri_empty[(rows,)](outs[0], -1, num_warps=16)
+    torch.cuda.synchronize()
+    for name, k in (("tri_rows", k_rows), ("tri_loop", k_loop), ("tri_empty", k_empty)):
+        if k is None or not hasattr(k, "asm"):
+            sys.exit("edge_probe: this Triton returns no compiled kernel from a launch")
+    if opts.sass_dir:
+        for name, k in (("tri_rows", k_rows), ("tri_loop", k_loop)):
+            with open(os.path.join(opts.sass_dir, "edge_probe_%s.cubin" % name), "wb") as f:
+                f.write(k.asm["cubin"])
+    tri_rows_fn = drv.load(k_rows.asm["cubin"], k_rows.name)
+    tri_empty_fn = drv.load(k_empty.asm["cubin"], k_empty.name)
+    n_rows_params = entry_params(k_rows.asm["ptx"], k_rows.name)
+    n_empty_params = entry_params(k_empty.asm["ptx"], k_empty.name)
+    smem_rows = k_rows.metadata.shared
+    smem_empty = k_empty.metadata.shared
+
+    P = ctypes.c_void_p
+    in_ptrs = [P(v.data_ptr()) for v in t.views]
+    out_ptrs = [P(o.data_ptr()) for o in outs]
+    nvec = ctypes.c_int(L // 4)
+    pad = (ctypes.c_longlong * 112)()
+    nulls = [P(0) for _ in range(8)]
+
+    calls = {"rt": t.rt_call}
+    # Other builds of the library (--arm NAME=PATH), each on the same tensors.
+    arm_libs = []
+    for spec in opts.arm or []:
+        aname, apath = spec.split("=", 1)
+        alib = rt.Lib(apath)
+        actx = alib.context(rt.DEVICE_CUDA, 0, ctypes.c_void_p(stream), None)
+        args_k = []
+        for v, o in zip(t.views, t.outs):
+            tin = rt.make_tensor(v.data_ptr(), case["dtype"], list(v.shape), list(v.stride()))
+            tout = rt.make_tensor(o.data_ptr(), case["out_dtype"], list(o.shape),
+                                  list(o.stride()))
+            args_k.append(alib.make_args(case["op"], tin, case["dims"], case["keepdim"], tout,
+                                         correction=case["correction"], p=case["p"]))
+        refs = [ctypes.byref(x) for x in args_k]
+
+        def arm_call(k, fn=alib.reduce_ex, ctx_=actx, refs=refs, lib_=alib, name=aname):
+            st = fn(ctx_, refs[k])
+            if st != rt.RT_OK:
+                raise rt.RtError(lib_, st, name)
+        arm_libs.append((alib, actx, args_k))
+        calls[aname] = arm_call
+    f = ct.torch_fn(torch, case)
+    calls["eager"] = lambda k: f(t.views[k])
+    torch._dynamo.reset()
+    cf = torch.compile(f, dynamic=False)
+    cf(t.views[0])
+    calls["compile"] = lambda k: cf(t.views[k])
+    calls["tri"] = lambda k: tri_rows[(rows,)](t.views[k], outs[k], R=L, num_warps=16)
+    calls["tri_drv"] = drv.launcher(
+        tri_rows_fn, rows, 512, smem_rows, stream,
+        lambda k: [in_ptrs[k], out_ptrs[k]] + nulls[:n_rows_params - 2])
+    calls["tri_loop"] = lambda k: tri_loop[(rows,)](t.views[k], outs[k], R=L, RB=2048,
+                                                     num_warps=16)
+    for name in ("nv_rows", "nv_unr", "nv_plain", "nv_l1ef", "nv_seq"):
+        calls[name] = drv.launcher(nv[name], rows, 512, 0, stream,
+                                   lambda k: [in_ptrs[k], out_ptrs[k], nvec])
+    calls["nv_rows_pad"] = drv.launcher(nv["nv_rows_pad"], rows, 512, 0, stream,
+                                        lambda k: [in_ptrs[k], out_ptrs[k], nvec, pad])
+    empties = {
+        "tri_empty": drv.launcher(tri_empty_fn, rows, 512, smem_empty, stream,
+                                  lambda k: [out_ptrs[k], ctypes.c_int(-1)] +
+                                  nulls[:n_empty_params - 2]),
+        "nv_empty": drv.launcher(nv["nv_empty"], rows, 512, 0, stream, lambda k: [out_ptrs[k]]),
+    }
+
+    # Every row kernel's result against torch's, once.
+    for aname in [spec.split("=", 1)[0] for spec in opts.arm or []]:
+        t.outs[0].zero_()
+        calls[aname](0)
+        torch.cuda.synchronize()
+        err = (t.outs[0] - want).abs().max().item() / want.abs().max().item()
+        print("  %s: relative error %.3g against torch's sums" % (aname, err))
+    for name in ("tri", "tri_drv", "tri_loop", "nv_rows", "nv_unr", "nv_plain", "nv_l1ef", "nv_seq",
+                 "nv_rows_pad"):
+        outs[0].zero_()
+        calls[name](0)
+        torch.cuda.synchronize()
+        err = (outs[0] - want).abs().max().item() / want.abs().max().item()
+        if err > 1e-5:
+            sys.exit("edge_probe: %s's sums differ from torch's (relative %.3g)" % (name, err))
+
+    print("torch %s, triton %s on %s; case %s, %d input copies, %d calls a series" % (
+        torch.__version__, triton.__version__, props.name, case["name"], ncopies, opts.calls))
+    for name, fn in [("tri_rows", tri_rows_fn), ("tri_empty", tri_empty_fn)] + list(nv.items()):
+        print("  %-12s %s" % (name, drv.attrs(fn)))
+    print("  tri_rows: %d params, %d B shared; tri_empty: %d params" % (
+        n_rows_params, smem_rows, n_empty_params))
+
+    def each_after_sleep(call):
+        """Median of an event pair around call(k), each after a sleep kernel
+        queued ahead of it, so the launch is queued before the GPU reaches it."""
+        for k in range(opts.warmup):
+            call(k % ncopies)
+        torch.cuda.synchronize()
+        starts = [torch.cuda.Event(enable_timing=True) for _ in range(opts.calls)]
+        ends = [torch.cuda.Event(enable_timing=True) for _ in range(opts.calls)]
+        for r in range(opts.calls):
+            torch.cuda._sleep(opts.sleep_cycles)
+            starts[r].record()
+            call(r % ncopies)
+            ends[r].record()
+        torch.cuda.synchronize()
+        return statistics.median(1000.0 * s.elapsed_time(e) for s, e in zip(starts, ends))
+
+    names = list(calls) + list(empties)
+    if opts.only:
+        keep = opts.only.split(",")
+        names = [n for n in names if n in keep]
+    res = {n: {"each": [], "loop": [], "slept": []} for n in names}
+    for p in range(opts.passes):
+        k = p % len(names)
+        for name in names[k:] + names[:k]:
+            call = calls.get(name) or empties[name]
+            if name in calls:
+                res[name]["each"].append(ct.median_of_events(torch, call, ncopies, opts.calls,
+                                                             opts.warmup))
+            res[name]["slept"].append(each_after_sleep(call))
+            res[name]["loop"].append(kt.loop_us(torch, call, ncopies, opts.calls, opts.warmup))
+    print("us a call; each: an event pair a call; slept: the same after a sleep kernel; loop: "
+          "one pair around %d calls; best pass (all passes)" % opts.calls)
+    for name in names:
+        r = res[name]
+        e = min(r["each"]) if r["each"] else float("nan")
+        s, lp = min(r["slept"]), min(r["loop"])
+        print("%-11s each %8.2f slept %8.2f loop %8.2f each-loop %5.2f slept-loop %5.2f  "
+              "(each %s; slept %s; loop %s)" % (
+                  name, e, s, lp, e - lp, s - lp,
+                  " ".join("%.2f" % x for x in r["each"]),
+                  " ".join("%.2f" % x for x in r["slept"]),
+                  " ".join("%.2f" % x for x in r["loop"])))
+    torch.cuda.synchronize()
+    for alib, actx, _ in arm_libs:
+        alib.destroy(actx)
+    lib.destroy(ctx)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
