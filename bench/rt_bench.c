@@ -40,7 +40,9 @@ static const char usage[] =
     "                   uncapped-split rule 13 (PyTorch's 256-value cap on a split),\n"
     "                   walk the general kernel's walks over several reduced dims\n"
     "                   (every reduced index's offset divided out),\n"
-    "                   rows-cols the ROWS column kernel (outer var/std of f32)\n"
+    "                   rows-cols the ROWS column kernel (outer var/std of f32),\n"
+    "                   row-exact the block kernel's exact rows (o x stride, one batch),\n"
+    "                   memo the plan memo (every call planned whole)\n"
     "  --list-json      print the suite as JSON and exit (needs no GPU)\n";
 
 /* One case's buffers: nslots input and output copies it rotates through. */
@@ -285,7 +287,8 @@ static bool parse_kinds(const char *list, unsigned *mask) {
                  {"uncapped-split", RT__RULE_OFF_UNCAPPED_SPLIT},
                  {"walk", RT__RULE_OFF_WALK},
                  {"rows-cols", RT__RULE_OFF_ROWS_COLS},
-                 {"memo", RT__RULE_OFF_MEMO}};
+                 {"memo", RT__RULE_OFF_MEMO},
+                 {"row-exact", RT__RULE_OFF_ROW_EXACT}};
     *mask = 0;
     for (const char *p = list; *p != '\0';) {
         const size_t len = strcspn(p, ",");

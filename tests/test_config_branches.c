@@ -764,6 +764,55 @@ static void test_tuned_row_block_wide(void **state) {
     assert_int_equal(c.shared_memory_bytes, 256 / 32 * 4);
 }
 
+/* Exact rows (tuned_rows.c rows_exact): a row a block of exactly
+   rows_in_flight x block[0] aligned vectors and one kept dim, not in two
+   passes, whatever the GPU; its off switch turns it off alone. */
+static void test_tuned_rows_exact(void **state) {
+    (void)state;
+    const rt__device_props h100 = rt_test_props_h100();
+    const rt__device_props h200 = rt__device_props_h200();
+    const struct {
+        const rt__device_props *dev;
+        int64_t len, pitch, rows;
+        rt_op op;
+        rt_dtype dt;
+        bool exact;
+    } cases[] = {
+        {&h100, 4096, 4096, 32768, RT_OP_SUM, RT_F32, true},    /* 512 x 2 */
+        {&h100, 4096, 4096, 32768, RT_OP_MEAN, RT_F32, true},
+        {&h100, 4096, 4096, 16384, RT_OP_SUM, RT_F64, true},    /* 512 x 4 */
+        {&h100, 4096, 4096, 32768, RT_OP_MAX, RT_F32, true},    /* 256 x 4 */
+        {&h100, 4096, 4096, 32768, RT_OP_ARGMAX, RT_F32, true}, /* indices too */
+        {&h100, 4096, 4096, 32768, RT_OP_SUM, RT_BF16, true},
+        {&h100, 4096, 8192, 16384, RT_OP_SUM, RT_F32, true},    /* an aligned slice */
+        {&h200, 4096, 4096, 32768, RT_OP_SUM, RT_F32, true},    /* 256 x 4 */
+        {&h100, 4096, 4097, 16384, RT_OP_SUM, RT_F32, false},   /* rows 4 bytes apart */
+        {&h100, 5000, 5000, 32768, RT_OP_SUM, RT_F32, false},   /* a partial batch */
+        {&h100, 3072, 3072, 22369, RT_OP_SUM, RT_F32, false},   /* two rows a block */
+        {&h100, 4096, 4096, 32768, RT_OP_VAR, RT_F32, false},   /* two passes */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const rt__launch_config c = rows_config_on(cases[i].dev, cases[i].len, cases[i].pitch,
+                                                   cases[i].rows, cases[i].op, cases[i].dt, 0);
+        assert_int_equal(c.kernel, RT__KERNEL_ROWS);
+        assert_true(c.rows_block);
+        assert_int_equal(c.rows_exact, cases[i].exact);
+        const rt__launch_config off =
+            rows_config_on(cases[i].dev, cases[i].len, cases[i].pitch, cases[i].rows, cases[i].op,
+                           cases[i].dt, RT__RULE_OFF_ROW_EXACT);
+        assert_false(off.rows_exact);
+        assert_dims3(off.block, c.block[0], 1, 1);
+        assert_int_equal(off.rows_in_flight, c.rows_in_flight);
+    }
+    /* Two kept dims that do not coalesce: the general row start. */
+    const int64_t shape[] = {4096, 64, 512}, strides[] = {1, 4096, 4096 * 65};
+    const rt__iter kept2 = rt_test_make_iter(3, 1, shape, strides, 4, 0);
+    const rt__launch_config c = rt_test_config_on(&h100, &kept2, RT_OP_SUM, RT_F32,
+                                                  RT_POLICY_TUNED, 0);
+    assert_true(c.rows_block);
+    assert_false(c.rows_exact);
+}
+
 /* The same on the model H100 (rt_test_props_h100). */
 static rt__launch_config h100_rows_config(int64_t len, int64_t pitch, int64_t rows, rt_op op,
                                           rt_dtype dt, unsigned kinds_off) {
@@ -1941,6 +1990,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_indexed_one_output),
         cmocka_unit_test(test_tuned_row_blocks),
         cmocka_unit_test(test_tuned_rows_block),
+        cmocka_unit_test(test_tuned_rows_exact),
         cmocka_unit_test(test_tuned_half_tile),
         cmocka_unit_test(test_tuned_chunked_split),
         cmocka_unit_test(test_tuned_tiny),

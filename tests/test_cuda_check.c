@@ -5,7 +5,11 @@
  * (reduce_rows.cuh two_pass_rows) trusts what the check passes: aligned rows
  * of whole vectors that one batch covers (exactly or in part), a row a
  * block, and a power-of-two count of warps for its butterfly over them;
- * 16-bit values at 4 vectors a thread among them.
+ * 16-bit values at 4 vectors a thread among them. And the block kernel's
+ * exact rows (rows_exact, reduce_rows.cuh exact_row), which start a row
+ * at o x the one kept dim's stride and read one unguarded batch: aligned
+ * rows of exactly rows_in_flight x block[0] vectors, a row a block, one
+ * kept dim, not in two passes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -137,12 +141,84 @@ static void test_two_pass_16bit(void **state) {
     assert_int_equal(rt__cuda_check_config(&f32, &f32_op, &c), RT_ERR_INTERNAL);
 }
 
+/* TUNED's plan for a sum of f32 rows over *it on the model H100: a ROWS
+   kernel, which the check passes. */
+static rt__launch_config planned_any(const rt__iter *it, const rt__op_traits *op) {
+    const rt__device_props h100 = rt_test_props_h100();
+    const rt__launch_config c = rt_test_config_on(&h100, it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0);
+    assert_int_equal(c.kernel, RT__KERNEL_ROWS);
+    assert_int_equal(rt__cuda_check_config(it, op, &c), RT_OK);
+    return c;
+}
+
+/* The same, the block kernel. */
+static rt__launch_config planned_sum(const rt__iter *it, const rt__op_traits *op) {
+    const rt__launch_config c = planned_any(it, op);
+    assert_true(c.rows_block);
+    return c;
+}
+
+/* Exact rows: the plan for rows of 4096 floats (512 threads x 2 vectors)
+   passes; the same plan on rows one vector longer or shorter, on rows
+   whose starts are 4 bytes apart, in two passes, two rows a block or with
+   two kept dims does not; rows of 5000 floats are planned without it. */
+static void test_rows_exact(void **state) {
+    (void)state;
+    const rt__op_traits sum = rt__op_traits_for(RT_OP_SUM, RT_F32, RT_F32, false, 2.0);
+    const rt__iter it = rows_of(4096);
+    const rt__launch_config c = planned_sum(&it, &sum);
+    assert_true(c.rows_exact);
+    assert_int_equal(c.block[0], 512);
+    assert_int_equal(c.rows_in_flight, 2);
+
+    const rt__iter longer = rows_of(4100), shorter = rows_of(4092);
+    assert_int_equal(rt__cuda_check_config(&longer, &sum, &c), RT_ERR_INTERNAL);
+    assert_int_equal(rt__cuda_check_config(&shorter, &sum, &c), RT_ERR_INTERNAL);
+    const int64_t shape[] = {4096, ROWS}, skewed[] = {1, 4097};
+    const rt__iter misaligned = rt_test_make_iter(2, 1, shape, skewed, 4, 0);
+    assert_int_equal(rt__cuda_check_config(&misaligned, &sum, &c), RT_ERR_INTERNAL);
+    const int64_t shape3[] = {4096, 64, ROWS / 64}, strides3[] = {1, 4096, 4096 * 65};
+    const rt__iter kept2 = rt_test_make_iter(3, 1, shape3, strides3, 4, 0);
+    assert_int_equal(rt__cuda_check_config(&kept2, &sum, &c), RT_ERR_INTERNAL);
+    rt__launch_config bad = c;
+    bad.rows_exact = false;
+    assert_int_equal(rt__cuda_check_config(&kept2, &sum, &bad), RT_OK);
+    bad = c;
+    bad.rows_two_pass = true;
+    const rt__op_traits var = var_f32();
+    assert_int_equal(rt__cuda_check_config(&it, &var, &bad), RT_ERR_INTERNAL);
+    bad.rows_exact = false;
+    assert_int_equal(rt__cuda_check_config(&it, &var, &bad), RT_OK);
+    bad = c;
+    bad.rows_per_block = 2;
+    bad.block[0] = bad.rows_group = 256;
+    bad.rows_in_flight = 2;
+    bad.grid[0] = ROWS / 2;
+    const rt__iter pairs = rows_of(2048);
+    assert_int_equal(rt__cuda_check_config(&pairs, &sum, &bad), RT_ERR_INTERNAL);
+    bad.rows_exact = false;
+    assert_int_equal(rt__cuda_check_config(&pairs, &sum, &bad), RT_OK);
+
+    /* 1250 vectors on 512 threads of 4: a partial batch, the general row. */
+    const rt__iter partial = rows_of(5000);
+    assert_false(planned_sum(&partial, &sum).rows_exact);
+    /* Not for the other ROWS kernels: rows of 128 floats (a tile or the
+       warp kernel) with the flag set do not pass. */
+    const rt__iter short_rows = rows_of(128);
+    const rt__launch_config other = planned_any(&short_rows, &sum);
+    assert_false(other.rows_block || other.rows_exact);
+    rt__launch_config flagged = other;
+    flagged.rows_exact = true;
+    assert_int_equal(rt__cuda_check_config(&short_rows, &sum, &flagged), RT_ERR_INTERNAL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_pass_planned),
         cmocka_unit_test(test_two_pass_warps),
         cmocka_unit_test(test_two_pass_partial),
         cmocka_unit_test(test_two_pass_16bit),
+        cmocka_unit_test(test_rows_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -659,6 +659,104 @@ static void test_rows(void **state) {
     print_message("rows cases: %zu\n", sizeof k_rows / sizeof k_rows[0]);
 }
 
+/* Exact rows (tuned_rows.c rows_exact, reduce_rows.cuh exact_row): a row
+   a block of exactly rows_in_flight x block[0] aligned vectors and one
+   kept dim, which the kernel starts at o x the kept dim's stride, reads in
+   one unguarded batch and stores straight: every op family the block
+   kernel serves, outputs of the usual dtype and of another, indices, an
+   aligned slice, keepdim, and outputs every other element (`ostride` 2).
+   Each is checked against the CPU reference, then run again with the rule
+   off: the general row reads the same vectors and folds them in the same
+   order, so both runs must leave the same bytes in every output buffer
+   (the gaps of a strided output still poisoned). Planned as on an H100 of
+   SMALL_GPU_TEST_SMS SMs, so that 300 rows make the 4 waves the block
+   kernel needs. */
+static void test_rows_exact(void **state) {
+    (void)state;
+    static const struct {
+        rows_case rc;
+        int ostride;
+    } cases[] = {
+        {{"exact f32 sum, L=4096 (512 x 2)", RT_OP_SUM, RT_F32, RT_F32, 1, 300, 4096, 4096, 0,
+          false, false, 0, ROWS_WIDE, 1}, 1},
+        {{"exact f64 sum, L=4096 (512 x 4)", RT_OP_SUM, RT_F64, RT_F64, 1, 300, 4096, 4096, 0, false,
+          false, 0, ROWS_BLOCK, 1}, 1},
+        {{"exact f32 max with indices, L=4096, output stride 2", RT_OP_MAX, RT_F32, RT_F32, 1, 300,
+          4096, 4096, 0, true, false, 0, ROWS_BLOCK, 1}, 2},
+        {{"exact f32 argmax keepdim, L=4096", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 300, 4096, 4096, 0,
+          false, true, 0, ROWS_BLOCK, 1}, 1},
+        {{"exact i32 sum to i64, L=4096", RT_OP_SUM, RT_I32, RT_I64, 1, 300, 4096, 4096, 0, false,
+          false, 0, ROWS_WIDE, 1}, 1},
+        {{"exact f32 sum to f64, L=4096, output stride 2", RT_OP_SUM, RT_F32, RT_F64, 1, 300, 4096,
+          4096, 0, false, false, 0, ROWS_WIDE, 1}, 2},
+        {{"exact bf16 mean keepdim, L=4096", RT_OP_MEAN, RT_BF16, RT_BF16, 1, 300, 4096, 4096, 0,
+          false, true, 0, ROWS_WIDE, 1}, 1},
+        {{"exact f32 norm p=3, L=4096", RT_OP_NORM, RT_F32, RT_F32, 1, 300, 4096, 4096, 0, false,
+          false, 3, ROWS_BLOCK, 1}, 1},
+        {{"exact u8 any, L=8192", RT_OP_ANY, RT_U8, RT_BOOL, 1, 300, 8192, 8192, 0, false, false, 0,
+          ROWS_BLOCK, 1}, 1},
+        {{"exact f32 sum, sliced 4096 of 8192", RT_OP_SUM, RT_F32, RT_F32, 1, 300, 4096, 8192, 0,
+          false, false, 0, ROWS_WIDE, 1}, 1},
+    };
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    const int own_gbps = case_plan_gbps(g_gpu, H100_CLASS_TEST_GBPS);
+    const int own_sms = case_plan_sms(g_gpu, SMALL_GPU_TEST_SMS);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const rows_case *rc = &cases[i].rc;
+        rt_case c;
+        make_rows_case(&c, rc, 0x20560000ull + i);
+        if (cases[i].ostride > 1) {
+            /* Outputs every ostride-th element of a buffer ostride times
+               as long (the last output dim: the rows). */
+            rt_case_buf *bufs[2] = {&c.out_buf, &c.idx_buf};
+            rt_tensor *outs[2] = {&c.out, &c.idx};
+            for (int k = 0; k < (rc->idx ? 2 : 1); k++) {
+                const size_t bytes = bufs[k]->bytes * (size_t)cases[i].ostride;
+                free(bufs[k]->base);
+                case_buf_alloc(bufs[k], bytes, 0);
+                outs[k]->data = bufs[k]->base;
+                outs[k]->strides[0] = rc->n * cases[i].ostride;
+                outs[k]->strides[1] = cases[i].ostride;
+            }
+        }
+        case_ref ref;
+        memset(&ref, 0, sizeof ref);
+        rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
+        check_case_gpu_ref(&c, &ref, s, rc->name);
+        rt__launch_config cfg = case_config(g_gpu, &c, &d, RT_POLICY_TUNED);
+        if (cfg.kernel != RT__KERNEL_ROWS || !cfg.rows_block || !cfg.rows_exact)
+            fail_msg("%s: TUNED did not choose the block kernel's exact rows", rc->name);
+        const size_t out_bytes = c.out_buf.bytes, idx_bytes = rc->idx ? c.idx_buf.bytes : 0;
+        unsigned char *exact = malloc(out_bytes + idx_bytes);
+        if (exact == NULL)
+            fail_msg("out of host memory");
+        memcpy(exact, c.out_buf.base, out_bytes);
+        if (idx_bytes > 0)
+            memcpy(exact + out_bytes, c.idx_buf.base, idx_bytes);
+
+        assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__RULE_OFF_ROW_EXACT), RT_OK);
+        s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
+        check_case_gpu_ref(&c, &ref, s, rc->name);
+        cfg = case_config(g_gpu, &c, &d, RT_POLICY_TUNED);
+        assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
+        if (!cfg.rows_block || cfg.rows_exact)
+            fail_msg("%s: exact rows with the rule off", rc->name);
+        const bool same = memcmp(exact, c.out_buf.base, out_bytes) == 0 &&
+                          (idx_bytes == 0 || memcmp(exact + out_bytes, c.idx_buf.base,
+                                                    idx_bytes) == 0);
+        free(exact);
+        if (!same)
+            fail_msg("%s: exact rows and the general row left different bytes", rc->name);
+        case_ref_free(&ref);
+        rt_case_free(&c);
+    }
+    case_plan_gbps(g_gpu, own_gbps);
+    case_plan_sms(g_gpu, own_sms);
+    dev_case_free(&d);
+    print_message("exact rows cases: %zu\n", sizeof cases / sizeof cases[0]);
+}
+
 /* Ties and NaNs through the ROWS kernels: the tile starts each row at a
    rotated column, the direct kernel splits a row over lanes, and the block
    kernel folds a row's scalar head and tail before its vectors (rows of
@@ -1632,6 +1730,7 @@ int main(void) {
         cmocka_unit_test(test_arg_ties_and_nan),
         cmocka_unit_test(test_minmax_nan_inf),
         cmocka_unit_test(test_rows),
+        cmocka_unit_test(test_rows_exact),
         cmocka_unit_test(test_rows_ties_and_nan),
         cmocka_unit_test(test_random_cases),
     };

@@ -166,6 +166,9 @@ typedef enum rt__kernel_kind {
 /* Not a rule: the CUDA context's plan memo (src/kernels/cuda_memo.c) is
    neither looked at nor filled, so every call is planned whole. */
 #define RT__RULE_OFF_MEMO (1u << 28)
+/* The ROWS block kernel's exact rows (tuned_rows.c, the config's
+   rows_exact): the general row start, head, tail and bounds again. */
+#define RT__RULE_OFF_ROW_EXACT (1u << 29)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its
@@ -325,6 +328,11 @@ typedef struct rt__launch_config {
                            power of two), so each thread's mean and squared
                            deviations come from registers, merged in one
                            block reduction */
+    bool rows_exact;    /* block, a row a block, not in two passes: rows of
+                           exactly rows_in_flight x block[0] aligned
+                           vectors and one kept dim, so the kernel starts
+                           each row at o x its stride and reads one batch
+                           with no head, tail or bounds (tuned_rows.c) */
     int rows_group;     /* lanes per row, a power of two 1..32; block:
                            block[0] */
     int rows_vec;       /* elements per load: 1, or 16 bytes' worth (block:

@@ -91,12 +91,13 @@ int rt__config_to_json(const rt__launch_config *c, char *buf, size_t size) {
     if (c->kernel == RT__KERNEL_ROWS)
         emit(&o,
              ",\"rows_tile\":%s,\"rows_short\":%s,\"rows_block\":%s,\"rows_warp\":%s,"
-             "\"rows_two_pass\":%s,\"rows_cols\":%s,"
+             "\"rows_two_pass\":%s,\"rows_exact\":%s,\"rows_cols\":%s,"
              "\"rows_group\":%d,"
              "\"rows_vec\":%d,\"rows_in_flight\":%d,"
              "\"rows_per_block\":%d,\"rows_rot_shift\":%d,\"rows_rot_mask\":%d",
              json_bool(c->rows_tile), json_bool(c->rows_short), json_bool(c->rows_block),
-             json_bool(c->rows_warp), json_bool(c->rows_two_pass), json_bool(c->rows_cols),
+             json_bool(c->rows_warp), json_bool(c->rows_two_pass), json_bool(c->rows_exact),
+             json_bool(c->rows_cols),
              c->rows_group, c->rows_vec,
              c->rows_in_flight, c->rows_per_block, c->rows_rot_shift, c->rows_rot_mask);
     return o.len > INT32_MAX ? INT32_MAX : (int)o.len;

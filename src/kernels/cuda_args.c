@@ -33,7 +33,7 @@ static rt_status check_rows(const rt__iter *it, const rt__op_traits *op,
     RT_RETURN_IF(c->block[1] != 1 || c->block[2] != 1, RT_ERR_INTERNAL);
     if (c->rows_cols) {
         RT_RETURN_IF(c->rows_tile || c->rows_short || c->rows_block || c->rows_warp ||
-                         c->rows_two_pass,
+                         c->rows_two_pass || c->rows_exact,
                      RT_ERR_INTERNAL);
         RT_RETURN_IF(it->ndim != 2 || it->num_reduce_dims != 1 ||
                          it->strides[RT__ITER_IN][1] != elem,
@@ -90,9 +90,18 @@ static rt_status check_rows(const rt__iter *it, const rt__op_traits *op,
                           L % c->rows_vec != 0 || !rt__iter_input_aligned(it, 16, 0) ||
                           L / c->rows_vec > (int64_t)c->rows_in_flight * c->block[0]),
                      RT_ERR_INTERNAL);
+        /* Exact rows: the kernel starts row o at o x the one kept dim's
+           stride and reads one unguarded batch, no head and no tail: a row
+           a block, not in two passes, aligned rows of exactly
+           rows_in_flight x block[0] vectors. */
+        RT_RETURN_IF(c->rows_exact &&
+                         (rows != 1 || c->rows_two_pass || it->ndim != 2 ||
+                          L % c->rows_vec != 0 || !rt__iter_input_aligned(it, 16, 0) ||
+                          L / c->rows_vec != (int64_t)c->rows_in_flight * c->block[0]),
+                     RT_ERR_INTERNAL);
         return RT_OK;
     }
-    RT_RETURN_IF(c->rows_two_pass, RT_ERR_INTERNAL);
+    RT_RETURN_IF(c->rows_two_pass || c->rows_exact, RT_ERR_INTERNAL);
     RT_RETURN_IF(c->block[0] < 1 || c->block[0] > 256, RT_ERR_INTERNAL);
     RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 || c->rows_per_block < 1, RT_ERR_INTERNAL);
     RT_RETURN_IF((int64_t)c->grid[0] * c->rows_per_block < it->num_outputs, RT_ERR_INTERNAL);
@@ -342,6 +351,7 @@ void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {
     a->vectorize_input = c->vectorize_input ? 1 : 0;
     a->rows_group = c->rows_group;
     a->rows_per_block = c->rows_per_block;
+    a->rows_exact = c->rows_exact ? 1 : 0;
     a->rows_rot_shift = c->rows_rot_shift;
     a->rows_rot_mask = c->rows_rot_mask;
 }

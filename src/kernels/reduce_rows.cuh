@@ -409,8 +409,14 @@ template <typename Op> struct RowsReducer {
        made bf16 sums spill under the 32-register bound with C = 2. The
        full batches are unguarded: with every load guarded, amax of
        [32768,4096] over dim 1 took 201 us against 187 unguarded (512
-       threads, H100, bench/NOTES.md v1.7). */
+       threads, H100, bench/NOTES.md v1.7). Exact rows (a.rows_exact:
+       aligned rows of C x nt vectors, one kept dim, an unsplit reduction)
+       take exact_row instead. */
     template <int C> __device__ void block_row(char *smem) const {
+        if (a.rows_exact) {
+            exact_row<C>(smem);
+            return;
+        }
         constexpr int V = 16 / (int)sizeof(S);
         using Load = Packed<S, V>;
         const uint32_t t = threadIdx.x, nt = blockDim.x, o = blockIdx.x;
@@ -462,6 +468,38 @@ template <typename Op> struct RowsReducer {
         r = warps_reduce<Op, 1, true>(op, r, t, nt, smem, 0); /* smem's first use */
         if (t == 0)
             body.store(r, o);
+    }
+
+    /* Row blockIdx.x of exactly C x nt aligned vectors (tuned_rows.c
+       rows_exact; the executor sets it for first and last pieces only):
+       the row starts at o x the one kept dim's stride and every thread
+       loads its C vectors unguarded, with no head, tail or bounds; thread
+       0 writes the output straight, with no state in ACC to merge. What
+       block_row spends around the same loads and block reduction (the
+       output offsets' digits, the alignment head, the batch bounds, the
+       pieces' first/last branches) cost the [32768,4096]-class row
+       reductions 0.05-0.3 us a call (tuned_rows.c has the times). */
+    template <int C> __device__ void exact_row(char *smem) const {
+        constexpr int V = 16 / (int)sizeof(S);
+        using Load = Packed<S, V>;
+        const uint32_t t = threadIdx.x, nt = blockDim.x, o = blockIdx.x;
+        const Load *vec =
+            reinterpret_cast<const Load *>(a.in + (int32_t)o * a.out_strides[0][RT__OUT_SLOT_IN]);
+        Load v[C];
+#pragma unroll
+        for (int c = 0; c < C; c++)
+            v[c] = load_stream(&vec[t + c * nt]);
+        A acc[1] = {op.ident()};
+#pragma unroll
+        for (int c = 0; c < C; c++)
+            fold_vector(op, acc, v[c], (t + c * nt) * V, 0);
+        Vec<A, 1> r;
+        r.v[0] = acc[0];
+        r = warps_reduce<Op, 1, true>(op, r, t, nt, smem, 0); /* smem's first use */
+        if (t == 0)
+            op.write(a.out + (int32_t)o * a.out_strides[0][RT__OUT_SLOT_OUT],
+                     a.idx + (int32_t)o * a.out_strides[0][RT__OUT_SLOT_IDX], a.out_dtype,
+                     op.translate(r.v[0], a.index_base));
     }
 
     /* var/std of R aligned rows of nvec whole vectors each that one batch
