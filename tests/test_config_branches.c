@@ -765,8 +765,9 @@ static void test_tuned_row_block_wide(void **state) {
 }
 
 /* Exact rows (tuned_rows.c rows_exact): a row a block of exactly
-   rows_in_flight x block[0] aligned vectors and one kept dim, not in two
-   passes, whatever the GPU; its off switch turns it off alone. */
+   rows_in_flight x block[0] aligned vectors and one kept dim, in two
+   passes too but not at 3 vectors a thread, whatever the GPU; its off
+   switch turns it off alone. */
 static void test_tuned_rows_exact(void **state) {
     (void)state;
     const rt__device_props h100 = rt_test_props_h100();
@@ -789,7 +790,10 @@ static void test_tuned_rows_exact(void **state) {
         {&h100, 4096, 4097, 16384, RT_OP_SUM, RT_F32, false},   /* rows 4 bytes apart */
         {&h100, 5000, 5000, 32768, RT_OP_SUM, RT_F32, false},   /* a partial batch */
         {&h100, 3072, 3072, 22369, RT_OP_SUM, RT_F32, false},   /* two rows a block */
-        {&h100, 4096, 4096, 32768, RT_OP_VAR, RT_F32, false},   /* two passes */
+        {&h100, 4096, 4096, 32768, RT_OP_VAR, RT_F32, true},    /* two passes, 512 x 2 */
+        {&h100, 4096, 4096, 16384, RT_OP_STD, RT_F64, true},    /* two passes, 512 x 4 */
+        {&h100, 4096, 4096, 32768, RT_OP_VAR, RT_BF16, true},   /* two passes, 256 x 2 */
+        {&h100, 5000, 5000, 32768, RT_OP_VAR, RT_F32, false},   /* two passes, partial */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const rt__launch_config c = rows_config_on(cases[i].dev, cases[i].len, cases[i].pitch,
@@ -804,6 +808,15 @@ static void test_tuned_rows_exact(void **state) {
         assert_dims3(off.block, c.block[0], 1, 1);
         assert_int_equal(off.rows_in_flight, c.rows_in_flight);
     }
+    /* 16-bit values in two passes at 3 vectors a thread (128 x 3 for
+       rows of 3072 bf16): an exact batch, but the kernel's exact two-pass
+       path has no C = 3. */
+    const rt__launch_config three =
+        rows_config_on(&h100, 3072, 3072, 43690, RT_OP_VAR, RT_BF16, 0);
+    assert_true(three.rows_block && three.rows_two_pass);
+    assert_int_equal(three.rows_in_flight, 3);
+    assert_int_equal(three.block[0] * three.rows_in_flight * three.rows_vec, 3072);
+    assert_false(three.rows_exact);
     /* Two kept dims that do not coalesce: the general row start. */
     const int64_t shape[] = {4096, 64, 512}, strides[] = {1, 4096, 4096 * 65};
     const rt__iter kept2 = rt_test_make_iter(3, 1, shape, strides, 4, 0);

@@ -159,9 +159,10 @@ static rt__launch_config planned_sum(const rt__iter *it, const rt__op_traits *op
 }
 
 /* Exact rows: the plan for rows of 4096 floats (512 threads x 2 vectors)
-   passes; the same plan on rows one vector longer or shorter, on rows
-   whose starts are 4 bytes apart, in two passes, two rows a block or with
-   two kept dims does not; rows of 5000 floats are planned without it. */
+   passes, in two passes too (var); the same plan on rows one vector longer
+   or shorter, on rows whose starts are 4 bytes apart, two rows a block or
+   with two kept dims does not, nor 16-bit rows in two passes at 3 vectors
+   a thread; rows of 5000 floats are planned without it. */
 static void test_rows_exact(void **state) {
     (void)state;
     const rt__op_traits sum = rt__op_traits_for(RT_OP_SUM, RT_F32, RT_F32, false, 2.0);
@@ -183,12 +184,14 @@ static void test_rows_exact(void **state) {
     rt__launch_config bad = c;
     bad.rows_exact = false;
     assert_int_equal(rt__cuda_check_config(&kept2, &sum, &bad), RT_OK);
-    bad = c;
-    bad.rows_two_pass = true;
-    const rt__op_traits var = var_f32();
-    assert_int_equal(rt__cuda_check_config(&it, &var, &bad), RT_ERR_INTERNAL);
-    bad.rows_exact = false;
-    assert_int_equal(rt__cuda_check_config(&it, &var, &bad), RT_OK);
+    const rt__launch_config var_plan = planned_two_pass(&it, 512, 2);
+    assert_true(var_plan.rows_exact);
+    const rt__iter bf16 = rows_of_elems(3072, 2);
+    rt__launch_config three = planned_two_pass_of(&bf16, RT_BF16, 128, 3);
+    assert_false(three.rows_exact);
+    three.rows_exact = true;
+    const rt__op_traits bf16_var = rt__op_traits_for(RT_OP_VAR, RT_BF16, RT_BF16, false, 2.0);
+    assert_int_equal(rt__cuda_check_config(&bf16, &bf16_var, &three), RT_ERR_INTERNAL);
     bad = c;
     bad.rows_per_block = 2;
     bad.block[0] = bad.rows_group = 256;

@@ -663,8 +663,9 @@ static void test_rows(void **state) {
    a block of exactly rows_in_flight x block[0] aligned vectors and one
    kept dim, which the kernel starts at o x the kept dim's stride, reads in
    one unguarded batch and stores straight: every op family the block
-   kernel serves, outputs of the usual dtype and of another, indices, an
-   aligned slice, keepdim, and outputs every other element (`ostride` 2).
+   kernel serves, var and std in two passes among them, outputs of the
+   usual dtype and of another, indices, an aligned slice, keepdim, and
+   outputs every other element (`ostride` 2).
    Each is checked against the CPU reference, then run again with the rule
    off: the general row reads the same vectors and folds them in the same
    order, so both runs must leave the same bytes in every output buffer
@@ -697,6 +698,12 @@ static void test_rows_exact(void **state) {
           ROWS_BLOCK, 1}, 1},
         {{"exact f32 sum, sliced 4096 of 8192", RT_OP_SUM, RT_F32, RT_F32, 1, 300, 4096, 8192, 0,
           false, false, 0, ROWS_WIDE, 1}, 1},
+        {{"exact f32 var, L=4096 (two passes, 512 x 2)", RT_OP_VAR, RT_F32, RT_F32, 1, 300, 4096,
+          4096, 0, false, false, 1, ROWS_TWO_PASS_WIDE, 1}, 1},
+        {{"exact f64 std keepdim, L=4096 (two passes, 512 x 4), correction 0", RT_OP_STD, RT_F64,
+          RT_F64, 1, 300, 4096, 4096, 0, false, true, 0, ROWS_TWO_PASS, 1}, 1},
+        {{"exact bf16 var, L=4096 (two passes, 256 x 2), output stride 2", RT_OP_VAR, RT_BF16,
+          RT_BF16, 1, 300, 4096, 4096, 0, false, false, 1, ROWS_TWO_PASS_WIDE, 1}, 2},
     };
     dev_case d;
     memset(&d, 0, sizeof d);

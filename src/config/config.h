@@ -328,11 +328,12 @@ typedef struct rt__launch_config {
                            power of two), so each thread's mean and squared
                            deviations come from registers, merged in one
                            block reduction */
-    bool rows_exact;    /* block, a row a block, not in two passes: rows of
-                           exactly rows_in_flight x block[0] aligned
-                           vectors and one kept dim, so the kernel starts
-                           each row at o x its stride and reads one batch
-                           with no head, tail or bounds (tuned_rows.c) */
+    bool rows_exact;    /* block, a row a block (in two passes, not at 3
+                           vectors a thread): rows of exactly
+                           rows_in_flight x block[0] aligned vectors and
+                           one kept dim, so the kernel starts each row at o
+                           x its stride and reads one batch with no head,
+                           tail or bounds (tuned_rows.c) */
     int rows_group;     /* lanes per row, a power of two 1..32; block:
                            block[0] */
     int rows_vec;       /* elements per load: 1, or 16 bytes' worth (block:

@@ -322,10 +322,11 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
     rows_common(op, c);
     c->rows_block = true;
     c->rows_two_pass = two_pass;
-    /* Exact rows (reduce_rows.cuh exact_row): a row a block of exactly
-       `loads` x `threads` aligned vectors and one kept dim start at o x
-       its stride and read one batch, with no head, tail or bounds, and
-       the output is stored straight (the executor keeps it to unsplit
+    /* Exact rows (reduce_rows.cuh exact_row, and two_pass_block's exact
+       path but at 3 vectors a thread, which it lacks): a row a block of
+       exactly `loads` x `threads` aligned vectors and one kept dim start
+       at o x its stride and read one batch, with no head, tail or bounds,
+       and the output is stored straight (the executor keeps it to unsplit
        calls). The same bits as the general row. H100, rt_bench against
        --kinds-off row-exact, three alternating passes of 100 calls, us
        (bench/NOTES.md v1.39, run 7):
@@ -338,11 +339,14 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
          the 4096-column slice  88.53-88.64   / 88.64-88.78
          bool any               46.54-46.80   / 46.78-46.94
        (mean, f64, i32 -0.02..-0.05%; every case at or under the rule
-       off.) edge_probe (v1.39 runs 1-3) puts Inductor's kernel and nvcc's
-       of the same shape ~0.4 us a call under the general row; this takes
-       ~0.2-0.3 of it. */
-    c->rows_exact = rows == 1 && !two_pass && aligned && nvec == threads * loads &&
-                    it->ndim == 2 && !(kinds_off & RT__RULE_OFF_ROW_EXACT);
+       off.) In two passes (run 10, four alternating passes, us):
+         f32 var [32768,4096]   173.15-173.34 / 173.17-173.39
+         f32 std                173.15-173.34 / 173.17-173.44
+       edge_probe (v1.39 runs 1-3) puts Inductor's kernel and nvcc's of
+       the same shape ~0.4 us a call under the general row; this takes
+       ~0.1-0.35 of it. */
+    c->rows_exact = rows == 1 && aligned && nvec == threads * loads && it->ndim == 2 &&
+                    (!two_pass || loads != 3) && !(kinds_off & RT__RULE_OFF_ROW_EXACT);
     c->max_threads = ROWS_BLOCK_MAX_THREADS;
     c->block[0] = (int)threads;
     c->rows_group = (int)threads;

@@ -92,10 +92,12 @@ static rt_status check_rows(const rt__iter *it, const rt__op_traits *op,
                      RT_ERR_INTERNAL);
         /* Exact rows: the kernel starts row o at o x the one kept dim's
            stride and reads one unguarded batch, no head and no tail: a row
-           a block, not in two passes, aligned rows of exactly
-           rows_in_flight x block[0] vectors. */
+           a block, aligned rows of exactly rows_in_flight x block[0]
+           vectors, in two passes not at 3 vectors a thread (the two-pass
+           kernel's exact path has no C = 3). */
         RT_RETURN_IF(c->rows_exact &&
-                         (rows != 1 || c->rows_two_pass || it->ndim != 2 ||
+                         (rows != 1 || (c->rows_two_pass && c->rows_in_flight == 3) ||
+                          it->ndim != 2 ||
                           L % c->rows_vec != 0 || !rt__iter_input_aligned(it, 16, 0) ||
                           L / c->rows_vec != (int64_t)c->rows_in_flight * c->block[0]),
                      RT_ERR_INTERNAL);

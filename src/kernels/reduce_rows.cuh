@@ -591,20 +591,36 @@ template <typename Op> struct RowsReducer {
         if (t == 0)
 #pragma unroll
             for (int r = 0; r < R; r++)
-                if (o0 + r < a.num_outputs)
-                    store(A{mean[r], m2[r], static_cast<F>(a.num_inputs), (int32_t)a.num_inputs},
-                          o0 + r);
+                if (o0 + r < a.num_outputs) {
+                    const A s{mean[r], m2[r], static_cast<F>(a.num_inputs),
+                              (int32_t)a.num_inputs};
+                    if (R == 1 && a.rows_exact) /* two_pass_block */
+                        op.write(a.out + (int32_t)o0 * a.out_strides[0][RT__OUT_SLOT_OUT], a.idx,
+                                 a.out_dtype, op.translate(s, a.index_base));
+                    else
+                        store(s, o0 + r);
+                }
     }
 
     /* The two-pass kernel's rows (rows_two_pass_kernel): row blockIdx.x
        (R = 1), or rows 2 blockIdx.x and the next (R = 2; a missing last
        row rereads row n - 1), aligned, of whole vectors, that one batch
        of C vectors a thread covers; an exact batch of one row takes the
-       exact path, the rest the general one. */
+       exact path, the rest the general one. Exact rows (a.rows_exact, as
+       exact_row's; never with C = 3) start at o x the kept dim's stride
+       and store straight. */
     template <int C, int R> __device__ void two_pass_block(char *smem) const {
         constexpr int V = 16 / (int)sizeof(S);
         using Load = Packed<S, V>;
         const uint32_t n = a.num_outputs, o0 = blockIdx.x * R, nvec = a.num_inputs / V;
+        if constexpr (R == 1 && C != 3) {
+            if (a.rows_exact) {
+                const Load *const row[1] = {reinterpret_cast<const Load *>(
+                    a.in + (int32_t)o0 * a.out_strides[0][RT__OUT_SLOT_IN])};
+                two_pass_rows<C, 1, true>(row, nvec, smem, o0);
+                return;
+            }
+        }
         const Load *row[R];
 #pragma unroll
         for (int r = 0; r < R; r++)
