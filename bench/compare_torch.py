@@ -199,20 +199,27 @@ class Case:
         out_dt = getattr(torch, TORCH_DTYPES[case["out_dtype"]])
         self.outs = [torch.empty(case["out_shape"], dtype=out_dt, device=device)
                      for _ in range(ncopies)]
-        self.args = []
+        self.rt_call = self.rt_call_for(lib, ctx)
+
+    def rt_call_for(self, lib, ctx):
+        """call(k): reduce_tensor of copy k into output k through lib on ctx
+        (another build of the library may time the same tensors)."""
+        case = self.case
+        args = []
         for v, o in zip(self.views, self.outs):
             tin = rt.make_tensor(v.data_ptr(), case["dtype"], list(v.shape), list(v.stride()))
             tout = rt.make_tensor(o.data_ptr(), case["out_dtype"], list(o.shape), list(o.stride()))
-            self.args.append(lib.make_args(case["op"], tin, case["dims"], case["keepdim"], tout,
-                                           correction=case["correction"], p=case["p"]))
-        refs = [ctypes.byref(a) for a in self.args]
+            args.append(lib.make_args(case["op"], tin, case["dims"], case["keepdim"], tout,
+                                      correction=case["correction"], p=case["p"]))
+        refs = [ctypes.byref(a) for a in args]
         fn, name = lib.reduce_ex, case["name"]
 
         def rt_call(k):
             s = fn(ctx, refs[k])
             if s != rt.RT_OK:
                 raise rt.RtError(lib, s, name)
-        self.rt_call = rt_call
+        rt_call.args = args  # keeps the argument structures alive with the call
+        return rt_call
 
 
 def copies_for(case, l2_bytes, reps, warmup):

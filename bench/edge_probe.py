@@ -42,7 +42,6 @@ import argparse
 import ctypes
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -319,21 +318,8 @@ def main(argv):
         aname, apath = spec.split("=", 1)
         alib = rt.Lib(apath)
         actx = alib.context(rt.DEVICE_CUDA, 0, ctypes.c_void_p(stream), None)
-        args_k = []
-        for v, o in zip(t.views, t.outs):
-            tin = rt.make_tensor(v.data_ptr(), case["dtype"], list(v.shape), list(v.stride()))
-            tout = rt.make_tensor(o.data_ptr(), case["out_dtype"], list(o.shape),
-                                  list(o.stride()))
-            args_k.append(alib.make_args(case["op"], tin, case["dims"], case["keepdim"], tout,
-                                         correction=case["correction"], p=case["p"]))
-        refs = [ctypes.byref(x) for x in args_k]
-
-        def arm_call(k, fn=alib.reduce_ex, ctx_=actx, refs=refs, lib_=alib, name=aname):
-            st = fn(ctx_, refs[k])
-            if st != rt.RT_OK:
-                raise rt.RtError(lib_, st, name)
-        arm_libs.append((alib, actx, args_k))
-        calls[aname] = arm_call
+        arm_libs.append((alib, actx))
+        calls[aname] = t.rt_call_for(alib, actx)
     f = ct.torch_fn(torch, case)
     calls["eager"] = lambda k: f(t.views[k])
     torch._dynamo.reset()
@@ -382,20 +368,10 @@ def main(argv):
         n_rows_params, smem_rows, n_empty_params))
 
     def each_after_sleep(call):
-        """Median of an event pair around call(k), each after a sleep kernel
-        queued ahead of it, so the launch is queued before the GPU reaches it."""
-        for k in range(opts.warmup):
-            call(k % ncopies)
-        torch.cuda.synchronize()
-        starts = [torch.cuda.Event(enable_timing=True) for _ in range(opts.calls)]
-        ends = [torch.cuda.Event(enable_timing=True) for _ in range(opts.calls)]
-        for r in range(opts.calls):
-            torch.cuda._sleep(opts.sleep_cycles)
-            starts[r].record()
-            call(r % ncopies)
-            ends[r].record()
-        torch.cuda.synchronize()
-        return statistics.median(1000.0 * s.elapsed_time(e) for s, e in zip(starts, ends))
+        """compare_torch's median with a sleep kernel queued ahead of each
+        event pair, so the launch is queued before the GPU reaches it."""
+        return ct.median_of_events(torch, call, ncopies, opts.calls, opts.warmup,
+                                   before=lambda: torch.cuda._sleep(opts.sleep_cycles))
 
     names = list(calls) + list(empties)
     if opts.only:
@@ -424,7 +400,7 @@ def main(argv):
                   " ".join("%.2f" % x for x in r["slept"]),
                   " ".join("%.2f" % x for x in r["loop"])))
     torch.cuda.synchronize()
-    for alib, actx, _ in arm_libs:
+    for alib, actx in arm_libs:
         alib.destroy(actx)
     lib.destroy(ctx)
     return 0
