@@ -131,6 +131,20 @@ template <typename Op> struct RowsReducer {
         body.store(r, o);
     }
 
+    /* Exact rows (a.rows_exact, tuned_rows.c; exact_row, two_pass_block):
+       row o starts at o x the one kept dim's stride, and its output is
+       written straight there, with no ACC to merge (the executor keeps
+       the flag to unsplit calls). */
+    template <typename Load> __device__ const Load *exact_start(uint32_t o) const {
+        return reinterpret_cast<const Load *>(a.in +
+                                              (int32_t)o * a.out_strides[0][RT__OUT_SLOT_IN]);
+    }
+    __device__ void exact_store(A v, uint32_t o) const {
+        op.write(a.out + (int32_t)o * a.out_strides[0][RT__OUT_SLOT_OUT],
+                 a.idx + (int32_t)o * a.out_strides[0][RT__OUT_SLOT_IDX], a.out_dtype,
+                 op.translate(v, a.index_base));
+    }
+
     /* Folds elements [k, k+V) of R rows into acc (rows with ok false are
        skipped). All loads first, then the folds. */
     template <int V, int R>
@@ -471,20 +485,18 @@ template <typename Op> struct RowsReducer {
     }
 
     /* Row blockIdx.x of exactly C x nt aligned vectors (tuned_rows.c
-       rows_exact; the executor sets it for first and last pieces only):
-       the row starts at o x the one kept dim's stride and every thread
-       loads its C vectors unguarded, with no head, tail or bounds; thread
-       0 writes the output straight, with no state in ACC to merge. What
-       block_row spends around the same loads and block reduction (the
-       output offsets' digits, the alignment head, the batch bounds, the
-       pieces' first/last branches) cost the [32768,4096]-class row
-       reductions 0.05-0.3 us a call (tuned_rows.c has the times). */
+       rows_exact): the row starts at exact_start and every thread loads
+       its C vectors unguarded, with no head, tail or bounds; thread 0
+       writes the output with exact_store. What block_row spends around
+       the same loads and block reduction (the output offsets' digits, the
+       alignment head, the batch bounds, the pieces' first/last branches)
+       cost the [32768,4096]-class row reductions 0.05-0.3 us a call
+       (tuned_rows.c has the times). */
     template <int C> __device__ void exact_row(char *smem) const {
         constexpr int V = 16 / (int)sizeof(S);
         using Load = Packed<S, V>;
         const uint32_t t = threadIdx.x, nt = blockDim.x, o = blockIdx.x;
-        const Load *vec =
-            reinterpret_cast<const Load *>(a.in + (int32_t)o * a.out_strides[0][RT__OUT_SLOT_IN]);
+        const Load *vec = exact_start<Load>(o);
         Load v[C];
 #pragma unroll
         for (int c = 0; c < C; c++)
@@ -497,9 +509,7 @@ template <typename Op> struct RowsReducer {
         r.v[0] = acc[0];
         r = warps_reduce<Op, 1, true>(op, r, t, nt, smem, 0); /* smem's first use */
         if (t == 0)
-            op.write(a.out + (int32_t)o * a.out_strides[0][RT__OUT_SLOT_OUT],
-                     a.idx + (int32_t)o * a.out_strides[0][RT__OUT_SLOT_IDX], a.out_dtype,
-                     op.translate(r.v[0], a.index_base));
+            exact_store(r.v[0], o);
     }
 
     /* var/std of R aligned rows of nvec whole vectors each that one batch
@@ -595,8 +605,7 @@ template <typename Op> struct RowsReducer {
                     const A s{mean[r], m2[r], static_cast<F>(a.num_inputs),
                               (int32_t)a.num_inputs};
                     if (R == 1 && a.rows_exact) /* two_pass_block */
-                        op.write(a.out + (int32_t)o0 * a.out_strides[0][RT__OUT_SLOT_OUT], a.idx,
-                                 a.out_dtype, op.translate(s, a.index_base));
+                        exact_store(s, o0);
                     else
                         store(s, o0 + r);
                 }
@@ -606,17 +615,15 @@ template <typename Op> struct RowsReducer {
        (R = 1), or rows 2 blockIdx.x and the next (R = 2; a missing last
        row rereads row n - 1), aligned, of whole vectors, that one batch
        of C vectors a thread covers; an exact batch of one row takes the
-       exact path, the rest the general one. Exact rows (a.rows_exact, as
-       exact_row's; never with C = 3) start at o x the kept dim's stride
-       and store straight. */
+       exact path, the rest the general one. Exact rows (a.rows_exact; never
+       with C = 3) start at exact_start and store with exact_store. */
     template <int C, int R> __device__ void two_pass_block(char *smem) const {
         constexpr int V = 16 / (int)sizeof(S);
         using Load = Packed<S, V>;
         const uint32_t n = a.num_outputs, o0 = blockIdx.x * R, nvec = a.num_inputs / V;
         if constexpr (R == 1 && C != 3) {
             if (a.rows_exact) {
-                const Load *const row[1] = {reinterpret_cast<const Load *>(
-                    a.in + (int32_t)o0 * a.out_strides[0][RT__OUT_SLOT_IN])};
+                const Load *const row[1] = {exact_start<Load>(o0)};
                 two_pass_rows<C, 1, true>(row, nvec, smem, o0);
                 return;
             }
