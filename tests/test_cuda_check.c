@@ -39,20 +39,27 @@ static rt__op_traits var_f32(void) {
     return rt__op_traits_for(RT_OP_VAR, RT_F32, RT_F32, false, 2.0);
 }
 
+/* TUNED's plan for op over dt values of *it on the model H100: a ROWS
+   kernel, which the check passes. */
+static rt__launch_config planned(const rt__iter *it, rt_op op, rt_dtype dt) {
+    const rt__device_props h100 = rt_test_props_h100();
+    const rt__launch_config c = rt_test_config_on(&h100, it, op, dt, RT_POLICY_TUNED, 0);
+    assert_int_equal(c.kernel, RT__KERNEL_ROWS);
+    const rt__op_traits t = rt__op_traits_for(op, dt, dt, false, 2.0);
+    assert_int_equal(rt__cuda_check_config(it, &t, &c), RT_OK);
+    return c;
+}
+
 /* TUNED's plan for var of dt over *it on the model H100: the ROWS block
    kernel in two passes on `threads` threads of `loads` vectors, which the
    check passes. */
 static rt__launch_config planned_two_pass_of(const rt__iter *it, rt_dtype dt, int threads,
                                              int loads) {
-    const rt__device_props h100 = rt_test_props_h100();
-    const rt__launch_config c = rt_test_config_on(&h100, it, RT_OP_VAR, dt, RT_POLICY_TUNED, 0);
-    assert_int_equal(c.kernel, RT__KERNEL_ROWS);
+    const rt__launch_config c = planned(it, RT_OP_VAR, dt);
     assert_true(c.rows_block);
     assert_true(c.rows_two_pass);
     assert_int_equal(c.block[0], threads);
     assert_int_equal(c.rows_in_flight, loads);
-    const rt__op_traits op = rt__op_traits_for(RT_OP_VAR, dt, dt, false, 2.0);
-    assert_int_equal(rt__cuda_check_config(it, &op, &c), RT_OK);
     return c;
 }
 
@@ -141,23 +148,6 @@ static void test_two_pass_16bit(void **state) {
     assert_int_equal(rt__cuda_check_config(&f32, &f32_op, &c), RT_ERR_INTERNAL);
 }
 
-/* TUNED's plan for a sum of f32 rows over *it on the model H100: a ROWS
-   kernel, which the check passes. */
-static rt__launch_config planned_any(const rt__iter *it, const rt__op_traits *op) {
-    const rt__device_props h100 = rt_test_props_h100();
-    const rt__launch_config c = rt_test_config_on(&h100, it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0);
-    assert_int_equal(c.kernel, RT__KERNEL_ROWS);
-    assert_int_equal(rt__cuda_check_config(it, op, &c), RT_OK);
-    return c;
-}
-
-/* The same, the block kernel. */
-static rt__launch_config planned_sum(const rt__iter *it, const rt__op_traits *op) {
-    const rt__launch_config c = planned_any(it, op);
-    assert_true(c.rows_block);
-    return c;
-}
-
 /* Exact rows: the plan for rows of 4096 floats (512 threads x 2 vectors)
    passes, in two passes too (var); the same plan on rows one vector longer
    or shorter, on rows whose starts are 4 bytes apart, two rows a block or
@@ -167,7 +157,8 @@ static void test_rows_exact(void **state) {
     (void)state;
     const rt__op_traits sum = rt__op_traits_for(RT_OP_SUM, RT_F32, RT_F32, false, 2.0);
     const rt__iter it = rows_of(4096);
-    const rt__launch_config c = planned_sum(&it, &sum);
+    const rt__launch_config c = planned(&it, RT_OP_SUM, RT_F32);
+    assert_true(c.rows_block);
     assert_true(c.rows_exact);
     assert_int_equal(c.block[0], 512);
     assert_int_equal(c.rows_in_flight, 2);
@@ -204,11 +195,13 @@ static void test_rows_exact(void **state) {
 
     /* 1250 vectors on 512 threads of 4: a partial batch, the general row. */
     const rt__iter partial = rows_of(5000);
-    assert_false(planned_sum(&partial, &sum).rows_exact);
+    const rt__launch_config p = planned(&partial, RT_OP_SUM, RT_F32);
+    assert_true(p.rows_block);
+    assert_false(p.rows_exact);
     /* Not for the other ROWS kernels: rows of 128 floats (a tile or the
        warp kernel) with the flag set do not pass. */
     const rt__iter short_rows = rows_of(128);
-    const rt__launch_config other = planned_any(&short_rows, &sum);
+    const rt__launch_config other = planned(&short_rows, RT_OP_SUM, RT_F32);
     assert_false(other.rows_block || other.rows_exact);
     rt__launch_config flagged = other;
     flagged.rows_exact = true;
