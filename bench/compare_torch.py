@@ -74,6 +74,11 @@ def parse_args(argv):
                         "median of its passes (default 3)")
     p.add_argument("--host-calls", type=int, default=10000, help="calls per host-overhead batch")
     p.add_argument("--policy", choices=["tuned", "compat"], help="reduce_tensor launch policy")
+    p.add_argument("--ab-kinds-off", type=lambda v: int(v, 0), metavar="MASK",
+                   help="also time reduce_tensor with these TUNED rules off (a bit mask of "
+                        "src/config/config.h's RT__RULE_OFF_*, e.g. 0x20000000 for row-exact) "
+                        "on a second context, as series rt_ab in the same passes: an A/B in "
+                        "one process, printed under the row")
     p.add_argument("--device", type=int, default=0, help="CUDA device index")
     p.add_argument("--cpu-smoke", action="store_true",
                    help="check the ctypes layer on a CPU context and exit (no torch needed)")
@@ -232,8 +237,9 @@ def copies_for(case, l2_bytes, reps, warmup):
     return max(1, min(-(-4 * l2_bytes // slot), reps + warmup))
 
 
-def run_case(torch, lib, ctx, case, opts, l2_bytes, device):
-    """Times one case; returns its result row (dict)."""
+def run_case(torch, lib, ctx, case, opts, l2_bytes, device, ab_ctx=None):
+    """Times one case (and, with ab_ctx, reduce_tensor on that context as
+    series rt_ab); returns its result row (dict)."""
     row = {"name": case["name"], "group": case["group"], "kind": case["kind"],
            "bytes": case["read_bytes"] + case["write_bytes"],
            "rt_us": None, "eager_us": None, "compile_us": None, "notes": []}
@@ -259,6 +265,8 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device):
 
     calls = {"rt": t.rt_call}
     t.rt_call(0)
+    if ab_ctx is not None:
+        calls["rt_ab"] = t.rt_call_for(lib, ab_ctx)
     f = torch_fn(torch, case)
     if f is None:
         row["notes"].append("no torch expression for this case")
@@ -266,6 +274,10 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device):
     else:
         want = f(t.views[0])
         ok, worst = matches(torch, t.outs[0], want, case["out_dtype"])
+        if ok and ab_ctx is not None:
+            calls["rt_ab"](0)
+            ok, worst_ab = matches(torch, t.outs[0], want, case["out_dtype"])
+            worst = max(worst, worst_ab)
         row["check"], row["max_err"] = ("ok" if ok else "MISMATCH"), worst
         calls["eager"] = lambda k: f(t.views[k])
     if f is not None and not opts.no_compile:
@@ -342,6 +354,11 @@ def print_row(row):
         fmt(row.get("cub_us")), row.get("best_peer", "-"), fmt(row.get("ratio_rt_to_best"), "%.3f"),
         fmt(pct, "%.1f"), fmt(row.get("spread_pct")), row.get("check", "-"),
         "".join("; " + n for n in row["notes"])))
+    if "rt_ab_us" in row:
+        print("%-32s %9s  rt/rt_ab %.4f  (rt %s; rt_ab %s)" % (
+            "  (rules off: rt_ab)", fmt(row["rt_ab_us"]), row["rt_us"] / row["rt_ab_us"],
+            " ".join("%.2f" % x for x in row["rt_passes_us"]),
+            " ".join("%.2f" % x for x in row["rt_ab_passes_us"])))
     if "rt_flush_us" in row:
         print("%-32s %9s %9s %10s" % ("  (after an L2 flush)", fmt(row.get("rt_flush_us")),
                                       fmt(row.get("eager_flush_us")),
@@ -379,8 +396,13 @@ def main(argv):
     except rt.RtError as e:
         sys.exit("compare_torch: %s\n(is %s a CUDA build? pass --lib build-xxx/libreduce_tensor.so)"
                  % (e, lib_path))
-    print("torch %s on %s, library %s, median of %d, %d passes, policy %s" % (
-        torch.__version__, props.name, lib_path, opts.reps, opts.passes, opts.policy or "tuned"))
+    ab_ctx = None
+    if opts.ab_kinds_off is not None:
+        ab_ctx = lib.context(rt.DEVICE_CUDA, opts.device, ctypes.c_void_p(stream), opts.policy)
+        lib.set_kinds_off(ab_ctx, opts.ab_kinds_off)
+    print("torch %s on %s, library %s, median of %d, %d passes, policy %s%s" % (
+        torch.__version__, props.name, lib_path, opts.reps, opts.passes, opts.policy or "tuned",
+        "" if ab_ctx is None else ", rt_ab: kinds off 0x%x" % opts.ab_kinds_off))
     print("%-32s %9s %9s %10s %9s %-8s %7s %6s %7s  %s" % (
         "case", "rt_us", "eager_us", "compile_us", "cub_us", "best", "rt/best", "%ceil",
         "spread%", "check"))
@@ -388,7 +410,7 @@ def main(argv):
     try:
         for case in cases:
             try:
-                row = run_case(torch, lib, ctx, case, opts, l2_bytes, device)
+                row = run_case(torch, lib, ctx, case, opts, l2_bytes, device, ab_ctx)
                 add_peers(row, case)
             except Exception as e:  # one failing case must not lose the others
                 row = {"name": case["name"], "group": case["group"], "error": str(e)}
@@ -400,6 +422,8 @@ def main(argv):
     finally:
         torch.cuda.synchronize()
         lib.destroy(ctx)
+        if ab_ctx is not None:
+            lib.destroy(ab_ctx)
     if opts.json:
         with open(opts.json, "w") as f:
             json.dump({"tool": "compare_torch", "torch": torch.__version__, "device": props.name,

@@ -41,7 +41,7 @@ static const char usage[] =
     "                   walk the general kernel's walks over several reduced dims\n"
     "                   (every reduced index's offset divided out),\n"
     "                   rows-cols the ROWS column kernel (outer var/std of f32),\n"
-    "                   row-exact the block kernel's exact rows (o x stride, one batch),\n"
+    "                   row-exact the ROWS kernels' exact rows (o x stride, a straight store),\n"
     "                   memo the plan memo (every call planned whole)\n"
     "  --list-json      print the suite as JSON and exit (needs no GPU)\n";
 

@@ -141,6 +141,16 @@ class Lib:
     def destroy(self, ctx):
         self.c.rt_context_destroy(ctx)
 
+    def set_kinds_off(self, ctx, mask):
+        """Turns TUNED's rules in mask off on ctx (the library's internal
+        rt__context_set_kinds_off; the bits are src/config/config.h's
+        RT__RULE_OFF_* and RT__KIND_BIT, which rt_bench --kinds-off names):
+        for A/B series in one process."""
+        fn = self.c.rt__context_set_kinds_off
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_uint]
+        fn.restype = ctypes.c_int
+        self.check(fn(ctx, mask), "rt__context_set_kinds_off")
+
     def reduce_shape(self, tensor, dims, keepdim):
         dims_arr = (ctypes.c_int * max(1, len(dims)))(*dims)
         ndim = ctypes.c_int()

@@ -826,6 +826,64 @@ static void test_tuned_rows_exact(void **state) {
     assert_false(c.rows_exact);
 }
 
+/* Exact rows in the direct, short and warp kernels (tuned_rows.c
+   rows_flat): any rows with one kept dim, packed or sliced, of any op;
+   not the tile kernel, not two kept dims, not with the switch off. */
+static void test_tuned_rows_exact_flat(void **state) {
+    (void)state;
+    const rt__device_props h100 = rt_test_props_h100();
+    enum { SHORT, WARP, DIRECT, TILE };
+    const struct {
+        int64_t len, pitch, rows;
+        rt_op op;
+        rt_dtype dt;
+        int kernel;
+    } cases[] = {
+        {100, 100, 671088, RT_OP_SUM, RT_F32, WARP},        /* a vector a lane */
+        {129, 129, 520222, RT_OP_SUM, RT_F32, WARP},        /* scalars */
+        {100, 104, 600000, RT_OP_MAX, RT_F32, WARP},        /* a slice */
+        {4, 4, 33554432, RT_OP_SUM, RT_F32, SHORT},         /* one vector */
+        {3, 3, 22369621, RT_OP_SUM, RT_F32, SHORT},
+        {7, 7, 9586980, RT_OP_ARGMAX, RT_F32, SHORT},       /* indices */
+        {7, 7, 9586980, RT_OP_VAR, RT_F32, SHORT},          /* a projection */
+        {33, 40, 2033601, RT_OP_SUM, RT_F32, DIRECT},       /* sliced rows */
+        {256, 264, 500000, RT_OP_SUM, RT_F16, DIRECT},
+        {32, 32, 4194304, RT_OP_SUM, RT_F32, TILE},
+        {64, 64, 1048576, RT_OP_SUM, RT_F32, TILE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const rt__launch_config c = rows_config_on(&h100, cases[i].len, cases[i].pitch,
+                                                   cases[i].rows, cases[i].op, cases[i].dt, 0);
+        assert_int_equal(c.kernel, RT__KERNEL_ROWS);
+        const bool kinds[] = {c.rows_short, c.rows_warp,
+                              !(c.rows_short || c.rows_warp || c.rows_tile || c.rows_block ||
+                                c.rows_cols),
+                              c.rows_tile};
+        if (!kinds[cases[i].kernel])
+            fail_msg("rows of %lld (pitch %lld): kernel %d not planned", (long long)cases[i].len,
+                     (long long)cases[i].pitch, cases[i].kernel);
+        assert_int_equal(c.rows_exact, cases[i].kernel != TILE);
+        const rt__launch_config off =
+            rows_config_on(&h100, cases[i].len, cases[i].pitch, cases[i].rows, cases[i].op,
+                           cases[i].dt, RT__RULE_OFF_ROW_EXACT);
+        assert_false(off.rows_exact);
+        assert_dims3(off.grid, c.grid[0], 1, 1);
+        assert_int_equal(off.rows_in_flight, c.rows_in_flight);
+        assert_int_equal(off.rows_vec, c.rows_vec);
+    }
+    /* Two kept dims that do not coalesce: the general row start. */
+    const int64_t shapes[][3] = {{100, 64, 10000}, {4, 64, 500000}, {129, 64, 8000}};
+    for (size_t i = 0; i < 3; i++) {
+        const int64_t strides[] = {1, shapes[i][0], shapes[i][0] * 65};
+        const rt__iter kept2 = rt_test_make_iter(3, 1, shapes[i], strides, 4, 0);
+        const rt__launch_config c =
+            rt_test_config_on(&h100, &kept2, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0);
+        assert_int_equal(c.kernel, RT__KERNEL_ROWS);
+        assert_true(c.rows_short || c.rows_warp);
+        assert_false(c.rows_exact);
+    }
+}
+
 /* The same on the model H100 (rt_test_props_h100). */
 static rt__launch_config h100_rows_config(int64_t len, int64_t pitch, int64_t rows, rt_op op,
                                           rt_dtype dt, unsigned kinds_off) {
@@ -2004,6 +2062,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_row_blocks),
         cmocka_unit_test(test_tuned_rows_block),
         cmocka_unit_test(test_tuned_rows_exact),
+        cmocka_unit_test(test_tuned_rows_exact_flat),
         cmocka_unit_test(test_tuned_half_tile),
         cmocka_unit_test(test_tuned_chunked_split),
         cmocka_unit_test(test_tuned_tiny),

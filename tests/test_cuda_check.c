@@ -9,7 +9,9 @@
  * exact rows (rows_exact, reduce_rows.cuh exact_row), which start a row
  * at o x the one kept dim's stride and read one unguarded batch: aligned
  * rows of exactly rows_in_flight x block[0] vectors, a row a block, one
- * kept dim, not in two passes.
+ * kept dim, not in two passes at 3 vectors a thread; in the direct, short
+ * and warp kernels (row_start, row_store) any rows of one kept dim, never
+ * in the tile.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -198,14 +200,40 @@ static void test_rows_exact(void **state) {
     const rt__launch_config p = planned(&partial, RT_OP_SUM, RT_F32);
     assert_true(p.rows_block);
     assert_false(p.rows_exact);
-    /* Not for the other ROWS kernels: rows of 128 floats (a tile or the
-       warp kernel) with the flag set do not pass. */
-    const rt__iter short_rows = rows_of(128);
-    const rt__launch_config other = planned(&short_rows, RT_OP_SUM, RT_F32);
-    assert_false(other.rows_block || other.rows_exact);
-    rt__launch_config flagged = other;
+}
+
+/* Exact rows in the direct, short and warp kernels: their plans for rows
+   with one kept dim (rows of 128 and 129 floats: the warp kernel, of 4
+   and 3: the short one, 33 of 40: the direct one) pass with the flag; the
+   same plans on two kept dims do not, nor the tile kernel's (rows of 64)
+   with the flag set. */
+static void test_rows_exact_flat(void **state) {
+    (void)state;
+    const rt__op_traits sum = rt__op_traits_for(RT_OP_SUM, RT_F32, RT_F32, false, 2.0);
+    const struct {
+        int64_t len, pitch;
+    } rows[] = {{128, 128}, {129, 129}, {4, 4}, {3, 3}, {33, 40}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const int64_t shape[] = {rows[i].len, ROWS}, strides[] = {1, rows[i].pitch};
+        const rt__iter it = rt_test_make_iter(2, 1, shape, strides, 4, 0);
+        const rt__launch_config c = planned(&it, RT_OP_SUM, RT_F32);
+        assert_false(c.rows_block || c.rows_tile);
+        assert_true(c.rows_exact);
+        const int64_t shape3[] = {rows[i].len, 64, ROWS / 64},
+                      strides3[] = {1, rows[i].pitch, rows[i].pitch * 65};
+        const rt__iter kept2 = rt_test_make_iter(3, 1, shape3, strides3, 4, 0);
+        assert_int_equal(rt__cuda_check_config(&kept2, &sum, &c), RT_ERR_INTERNAL);
+        rt__launch_config general = c;
+        general.rows_exact = false;
+        assert_int_equal(rt__cuda_check_config(&kept2, &sum, &general), RT_OK);
+    }
+    const rt__iter tile_rows = rows_of(64);
+    const rt__launch_config tile = planned(&tile_rows, RT_OP_SUM, RT_F32);
+    assert_true(tile.rows_tile);
+    assert_false(tile.rows_exact);
+    rt__launch_config flagged = tile;
     flagged.rows_exact = true;
-    assert_int_equal(rt__cuda_check_config(&short_rows, &sum, &flagged), RT_ERR_INTERNAL);
+    assert_int_equal(rt__cuda_check_config(&tile_rows, &sum, &flagged), RT_ERR_INTERNAL);
 }
 
 int main(void) {
@@ -215,6 +243,7 @@ int main(void) {
         cmocka_unit_test(test_two_pass_partial),
         cmocka_unit_test(test_two_pass_16bit),
         cmocka_unit_test(test_rows_exact),
+        cmocka_unit_test(test_rows_exact_flat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -606,6 +606,34 @@ static void expect_rows_kind(const rt_case *c, dev_case *d, const rows_case *rc)
 }
 
 
+/* Runs the case again with `rule` off and fails unless the run matches the
+   reference and leaves the same bytes in every output buffer as the run
+   before it (the gaps of a strided output too). Exact rows read the same
+   values and fold them in the same order as the general path, so their
+   outputs must be bit for bit the same. Returns the rule-off plan. */
+static rt__launch_config expect_same_with_rule_off(rt_case *c, dev_case *d, case_ref *ref,
+                                                   const char *name, unsigned rule) {
+    const size_t out_bytes = c->out_buf.bytes, idx_bytes = c->has_idx ? c->idx_buf.bytes : 0;
+    unsigned char *before = malloc(out_bytes + idx_bytes);
+    if (before == NULL)
+        fail_msg("out of host memory");
+    memcpy(before, c->out_buf.base, out_bytes);
+    if (idx_bytes > 0)
+        memcpy(before + out_bytes, c->idx_buf.base, idx_bytes);
+    assert_int_equal(rt__context_set_kinds_off(g_gpu, rule), RT_OK);
+    const rt_status s = dev_case_run(g_gpu, c, d, RT_POLICY_TUNED, NULL);
+    check_case_gpu_ref(c, ref, s, name);
+    const rt__launch_config cfg = case_config(g_gpu, c, d, RT_POLICY_TUNED);
+    assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
+    const bool same = memcmp(before, c->out_buf.base, out_bytes) == 0 &&
+                      (idx_bytes == 0 ||
+                       memcmp(before + out_bytes, c->idx_buf.base, idx_bytes) == 0);
+    free(before);
+    if (!same)
+        fail_msg("%s: the runs with and without rule 0x%x left different bytes", name, rule);
+    return cfg;
+}
+
 static void test_rows(void **state) {
     (void)state;
     dev_case d;
@@ -628,6 +656,19 @@ static void test_rows(void **state) {
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
         check_case_gpu_ref(&c, &ref, s, rc->name);
         expect_rows_kind(&c, &d, rc);
+        /* Exact rows in the direct, short and warp kernels: one kept dim
+           (outer 1), and then the same bytes as the general row start and
+           store. */
+        const rt__launch_config planned = case_config(g_gpu, &c, &d, RT_POLICY_TUNED);
+        if (!planned.rows_tile && !planned.rows_block) {
+            if (planned.rows_exact != (rc->outer == 1))
+                fail_msg("%s: rows_exact %d with %lld outer rows", rc->name, planned.rows_exact,
+                         (long long)rc->outer);
+            if (planned.rows_exact &&
+                expect_same_with_rule_off(&c, &d, &ref, rc->name, RT__RULE_OFF_ROW_EXACT)
+                    .rows_exact)
+                fail_msg("%s: exact rows with the rule off", rc->name);
+        }
         if (rc->kind == ROWS_WARP) {
             case_plan_gbps(g_gpu, H200_TEST_GBPS);
             s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
@@ -731,30 +772,13 @@ static void test_rows_exact(void **state) {
         memset(&ref, 0, sizeof ref);
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
         check_case_gpu_ref(&c, &ref, s, rc->name);
-        rt__launch_config cfg = case_config(g_gpu, &c, &d, RT_POLICY_TUNED);
+        const rt__launch_config cfg = case_config(g_gpu, &c, &d, RT_POLICY_TUNED);
         if (cfg.kernel != RT__KERNEL_ROWS || !cfg.rows_block || !cfg.rows_exact)
             fail_msg("%s: TUNED did not choose the block kernel's exact rows", rc->name);
-        const size_t out_bytes = c.out_buf.bytes, idx_bytes = rc->idx ? c.idx_buf.bytes : 0;
-        unsigned char *exact = malloc(out_bytes + idx_bytes);
-        if (exact == NULL)
-            fail_msg("out of host memory");
-        memcpy(exact, c.out_buf.base, out_bytes);
-        if (idx_bytes > 0)
-            memcpy(exact + out_bytes, c.idx_buf.base, idx_bytes);
-
-        assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__RULE_OFF_ROW_EXACT), RT_OK);
-        s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
-        check_case_gpu_ref(&c, &ref, s, rc->name);
-        cfg = case_config(g_gpu, &c, &d, RT_POLICY_TUNED);
-        assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
-        if (!cfg.rows_block || cfg.rows_exact)
+        const rt__launch_config off =
+            expect_same_with_rule_off(&c, &d, &ref, rc->name, RT__RULE_OFF_ROW_EXACT);
+        if (!off.rows_block || off.rows_exact)
             fail_msg("%s: exact rows with the rule off", rc->name);
-        const bool same = memcmp(exact, c.out_buf.base, out_bytes) == 0 &&
-                          (idx_bytes == 0 || memcmp(exact + out_bytes, c.idx_buf.base,
-                                                    idx_bytes) == 0);
-        free(exact);
-        if (!same)
-            fail_msg("%s: exact rows and the general row left different bytes", rc->name);
         case_ref_free(&ref);
         rt_case_free(&c);
     }

@@ -166,8 +166,9 @@ typedef enum rt__kernel_kind {
 /* Not a rule: the CUDA context's plan memo (src/kernels/cuda_memo.c) is
    neither looked at nor filled, so every call is planned whole. */
 #define RT__RULE_OFF_MEMO (1u << 28)
-/* The ROWS block kernel's exact rows (tuned_rows.c, the config's
-   rows_exact): the general row start, head, tail and bounds again. */
+/* The ROWS kernels' exact rows (tuned_rows.c, the config's rows_exact):
+   the general row start and store again, and the block kernel's head,
+   tail and bounds. */
 #define RT__RULE_OFF_ROW_EXACT (1u << 29)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
@@ -328,12 +329,14 @@ typedef struct rt__launch_config {
                            power of two), so each thread's mean and squared
                            deviations come from registers, merged in one
                            block reduction */
-    bool rows_exact;    /* block, a row a block (in two passes, not at 3
-                           vectors a thread): rows of exactly
-                           rows_in_flight x block[0] aligned vectors and
-                           one kept dim, so the kernel starts each row at o
-                           x its stride and reads one batch with no head,
-                           tail or bounds (tuned_rows.c) */
+    bool rows_exact;    /* one kept dim: the kernel starts row o at o x
+                           its stride and stores the output straight
+                           (tuned_rows.c). block: only a row a block (in
+                           two passes, not at 3 vectors a thread) of
+                           exactly rows_in_flight x block[0] aligned
+                           vectors, read in one batch with no head, tail
+                           or bounds; direct, short, warp: any such rows,
+                           bounds as before; never the tile */
     int rows_group;     /* lanes per row, a power of two 1..32; block:
                            block[0] */
     int rows_vec;       /* elements per load: 1, or 16 bytes' worth (block:

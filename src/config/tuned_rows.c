@@ -418,8 +418,18 @@ enum { ROWS_WARP_BLOCK_RATE_X10 = 135 };
    Unmeasured on the H200, whose warp blocks are the same. */
 enum { ROWS_WARP_VEC_BYTES = 16 };
 
+/* Exact rows for the direct, short and warp kernels: with one kept dim
+   (a 2-d iteration) row o starts at o x its stride and its output is
+   stored straight, where the general path walks the output offsets'
+   digits and the pieces' ACC (reduce_rows.cuh row_start, row_store; the
+   executor keeps it to unsplit calls). Their loads and bounds are as
+   before, so the same bits. Measured in bench/NOTES.md v1.40. */
+static void rows_flat(const rt__iter *it, unsigned kinds_off, rt__launch_config *c) {
+    c->rows_exact = it->ndim == 2 && !(kinds_off & RT__RULE_OFF_ROW_EXACT);
+}
+
 static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
-                      rt__launch_config *c) {
+                      unsigned kinds_off, rt__launch_config *c) {
     const int64_t L = it->inputs_per_output, N = it->num_outputs;
     if (op->input_size != 4 || op->row_lanes <= dev->warp_size ||
         L <= (int64_t)(RT__ROWS_WARP_MAX_LOADS - 2) * dev->warp_size ||
@@ -450,6 +460,7 @@ static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__dev
     c->rows_in_flight = RT__ROWS_WARP_ROWS;
     c->block[0] = (int)w * dev->warp_size;
     c->rows_per_block = RT__ROWS_WARP_ROWS * (int)w;
+    rows_flat(it, kinds_off, c);
     rows_finish(it, c);
     return true;
 }
@@ -554,11 +565,12 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
         cfg->block[0] = ROWS_THREADS;
         cfg->rows_per_block = (ROWS_THREADS / 32) * 32 * cfg->rows_in_flight;
         cfg->input_vec_size = (int)v;
+        rows_flat(it, kinds_off, cfg);
         rows_finish(it, cfg);
         return true;
     }
 
-    if (!(kinds_off & RT__RULE_OFF_ROWS_WARP) && rows_warp(it, op, dev, cfg))
+    if (!(kinds_off & RT__RULE_OFF_ROWS_WARP) && rows_warp(it, op, dev, kinds_off, cfg))
         return true;
 
     if (packed && L * elem <= ROWS_TILE_MAX_ROW_BYTES) {
@@ -628,6 +640,7 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
     cfg->block[0] = ROWS_THREADS;
     cfg->rows_per_block = (int)((ROWS_THREADS / 32) * warp_rows);
     cfg->input_vec_size = (int)v;
+    rows_flat(it, kinds_off, cfg);
     rows_finish(it, cfg);
     return true;
 }

@@ -103,7 +103,10 @@ static rt_status check_rows(const rt__iter *it, const rt__op_traits *op,
                      RT_ERR_INTERNAL);
         return RT_OK;
     }
-    RT_RETURN_IF(c->rows_two_pass || c->rows_exact, RT_ERR_INTERNAL);
+    /* Exact rows in the direct, short and warp kernels: one kept dim, whose
+       stride starts each row (not the tile, which stages packed rows). */
+    RT_RETURN_IF(c->rows_two_pass || (c->rows_exact && (c->rows_tile || it->ndim != 2)),
+                 RT_ERR_INTERNAL);
     RT_RETURN_IF(c->block[0] < 1 || c->block[0] > 256, RT_ERR_INTERNAL);
     RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 || c->rows_per_block < 1, RT_ERR_INTERNAL);
     RT_RETURN_IF((int64_t)c->grid[0] * c->rows_per_block < it->num_outputs, RT_ERR_INTERNAL);

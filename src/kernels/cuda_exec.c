@@ -190,7 +190,7 @@ static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, 
     a.semaphores = rt__cuda_workspace_semaphores(p->ctx);
     a.first = first;
     a.last = last;
-    /* Exact rows store straight to OUT (reduce_rows.cuh block_row). */
+    /* Exact rows store straight to OUT (reduce_rows.cuh row_store, exact_row). */
     a.rows_exact = a.rows_exact && first && last;
     const rt__launch_fn launch = n->cfg.kernel == RT__KERNEL_ROWS ? p->rows : p->entry->launch;
     RT_RETURN_IF(launch == NULL, RT_ERR_INTERNAL);

@@ -193,8 +193,8 @@ typedef struct rt__kernel_args {
     int rows_per_block; /* tile: rows in one block's tile */
     int rows_rot_shift; /* tile: row r starts at column G * ((r >> */
     int rows_rot_mask;  /* rows_rot_shift) & rows_rot_mask) (mod L) */
-    int rows_exact;     /* block: exact rows (rt__launch_config's rows_exact),
-                           for first and last pieces only (the executor) */
+    int rows_exact;     /* exact rows (rt__launch_config's rows_exact), for
+                           first and last pieces only (the executor) */
 } rt__kernel_args;
 
 /*

@@ -131,10 +131,12 @@ template <typename Op> struct RowsReducer {
         body.store(r, o);
     }
 
-    /* Exact rows (a.rows_exact, tuned_rows.c; exact_row, two_pass_block):
-       row o starts at o x the one kept dim's stride, and its output is
-       written straight there, with no ACC to merge (the executor keeps
-       the flag to unsplit calls). */
+    /* Exact rows (a.rows_exact, tuned_rows.c): row o starts at o x the
+       one kept dim's stride, and its output is written straight there,
+       with no ACC to merge (the executor keeps the flag to unsplit
+       calls). The block kernel takes them only for rows one batch covers
+       exactly (exact_row, two_pass_block); the direct, short and warp
+       kernels through row_start and row_store, their bounds unchanged. */
     template <typename Load> __device__ const Load *exact_start(uint32_t o) const {
         return reinterpret_cast<const Load *>(a.in +
                                               (int32_t)o * a.out_strides[0][RT__OUT_SLOT_IN]);
@@ -143,6 +145,19 @@ template <typename Op> struct RowsReducer {
         op.write(a.out + (int32_t)o * a.out_strides[0][RT__OUT_SLOT_OUT],
                  a.idx + (int32_t)o * a.out_strides[0][RT__OUT_SLOT_IDX], a.out_dtype,
                  op.translate(v, a.index_base));
+    }
+    /* Row o's first byte from a.in, and its store: straight on exact
+       rows, through the output offsets' digits and the pieces' ACC
+       otherwise. */
+    __device__ int32_t row_start(uint32_t o) const {
+        return a.rows_exact ? (int32_t)o * a.out_strides[0][RT__OUT_SLOT_IN]
+                            : output_offset(a, o, RT__OUT_SLOT_IN);
+    }
+    __device__ void row_store(A v, uint32_t o) const {
+        if (a.rows_exact)
+            exact_store(v, o);
+        else
+            store(v, o);
     }
 
     /* Folds elements [k, k+V) of R rows into acc (rows with ok false are
@@ -182,7 +197,7 @@ template <typename Op> struct RowsReducer {
         for (int r = 0; r < R; r++) {
             const uint32_t o = first_row + (uint32_t)r * per_step;
             ok[r] = o < n;
-            row[r] = ok[r] ? output_offset(a, o, RT__OUT_SLOT_IN) : 0;
+            row[r] = ok[r] ? row_start(o) : 0;
             acc[r] = op.ident();
         }
         const uint32_t stride = G * V;
@@ -209,7 +224,7 @@ template <typename Op> struct RowsReducer {
 #pragma unroll
             for (int r = 0; r < R; r++)
                 if (ok[r])
-                    store(acc[r], first_row + (uint32_t)r * per_step);
+                    row_store(acc[r], first_row + (uint32_t)r * per_step);
         }
     }
 
@@ -231,7 +246,7 @@ template <typename Op> struct RowsReducer {
                 mine = from_lane0;
         }
         if (lane < (uint32_t)R && first_row + lane < n)
-            store(mine, first_row + lane);
+            row_store(mine, first_row + lane);
     }
 
     /* Lane l folds elements l, l + 32, ..., l + 32 (C - 1) of each of its
@@ -258,8 +273,7 @@ template <typename Op> struct RowsReducer {
         for (int r = 0; r < R; r++) {
             const uint32_t o = first_row + (uint32_t)r;
             ok[r] = o < n;
-            row[r] = (ok[r] ? output_offset(a, o, RT__OUT_SLOT_IN) : 0) +
-                     (int32_t)(lane * sizeof(S));
+            row[r] = (ok[r] ? row_start(o) : 0) + (int32_t)(lane * sizeof(S));
         }
         S v[R][C];
         if (first_row + R <= n) {
@@ -316,8 +330,7 @@ template <typename Op> struct RowsReducer {
             const uint32_t o = first_row + (uint32_t)r;
             ok[r] = in_row && o < n;
             if (ok[r])
-                v[r] = *reinterpret_cast<const Load *>(a.in + output_offset(a, o, RT__OUT_SLOT_IN) +
-                                                       (int32_t)(lane * 16u));
+                v[r] = *reinterpret_cast<const Load *>(a.in + row_start(o) + (int32_t)(lane * 16u));
         }
         Vec<A, R> acc;
 #pragma unroll
@@ -345,7 +358,7 @@ template <typename Op> struct RowsReducer {
         for (int r = 0; r < R; r++) {
             const uint32_t o = first_row + (uint32_t)r * 32u;
             ok[r] = o < n;
-            row[r] = ok[r] ? output_offset(a, o, RT__OUT_SLOT_IN) : 0;
+            row[r] = ok[r] ? row_start(o) : 0;
         }
         Load v[R][C];
 #pragma unroll
@@ -366,7 +379,7 @@ template <typename Op> struct RowsReducer {
 #pragma unroll
                     for (int i = 0; i < V; i++)
                         acc = op.reduce(acc, v[r][c].v[i], (uint32_t)(c * V + i));
-            store(acc, first_row + (uint32_t)r * 32u);
+            row_store(acc, first_row + (uint32_t)r * 32u);
         }
     }
 
