@@ -4,7 +4,7 @@
 // [32,256,64,256] over dims 0 and 2 with one-shot grids of column tiles by
 // row chunks, in one process, and prints us per scheme.
 //
-//   outer_probe [--reps N] [--sweep]
+//   outer_probe [--reps N] [--sweep] [--wide]
 //
 // A block is BX lanes x BY rows of threads; a lane reads 16 bytes (4
 // columns) of a row, so a block tile is 4 BX columns wide. A block sums a
@@ -17,8 +17,11 @@
 //
 // By default: Inductor's tiles (64 outputs a block, no split) and ours
 // (128, 4 warp rows) under several load flavours, two passes; --sweep
-// adds tile shapes x rows a chunk (128 .. all) x U. Each result is checked
-// against a one-thread-a-column reference.
+// adds tile shapes x rows a chunk (128 .. all) x U. --wide instead (v1.40):
+// bands of 1-4 KiB of every row (64-256 lanes a block row), the rows split
+// in chunks so that about 256 blocks (a wave of 512-thread blocks on 132
+// SMs) read at once, against the narrow tiles, three passes in rotating
+// order. Each result is checked against a one-thread-a-column reference.
 namespace {
 const char *const kProbeName = "outer_probe";
 }
@@ -188,6 +191,7 @@ template <int BX, int BY, int U> void sweep(Ctx &c) {
 int main(int argc, char **argv) {
     int reps = probe_reps(argc, argv);
     const bool sweep_all = probe_flag(argc, argv, "--sweep");
+    const bool wide = probe_flag(argc, argv, "--wide");
     probe_device();
     const size_t n = (size_t)1 << 27; // 512 MiB of f32
     float *src;
@@ -220,6 +224,34 @@ int main(int argc, char **argv) {
         PROBE_CHECK(cudaMemcpy(c.ref.data(), ref, s.cols * sizeof(float), cudaMemcpyDeviceToHost));
         PROBE_CHECK(cudaFree(ref));
         const int all = (int)s.rows;
+        if (wide) {
+            // Narrow tiles (the library's d0 32 x 16 and Inductor's 16 x
+            // 32 / 16 x 8, no split) against wide bands; rows a chunk so
+            // that tiles x chunks is about 256 blocks.
+            auto per = [&](int bx) {
+                const long tiles = s.cols / (4L * bx);
+                const long chunks = std::max(1L, 256 / tiles);
+                return (int)((s.rows + chunks - 1) / chunks);
+            };
+            for (int pass = 0; pass < 3; ++pass) {
+                run<32, 16, 4, false, NC, true>(c, all);
+                run<16, 32, 4, false, NC, true>(c, all);
+                run<16, 8, 4, false, NC, true>(c, all);
+                run<64, 8, 4, false, NC, true>(c, per(64));
+                run<64, 8, 4, false, NC, true>(c, per(64) / 2);
+                run<128, 4, 4, false, NC, true>(c, per(128));
+                run<128, 4, 8, false, NC, true>(c, per(128));
+                run<128, 4, 4, true, NC, true>(c, per(128));
+                run<256, 2, 4, false, NC, true>(c, per(256));
+                run<256, 2, 8, false, NC, true>(c, per(256));
+                run<512, 1, 8, false, NC, true>(c, per(512));
+            }
+            float again = probe_median_us(reps, [&](int) {
+                probe_full_read((const float4 *)src, n4, partials);
+            });
+            printf("full one-shot 512x4 again: %.2f us\n", again);
+            continue;
+        }
         if (sweep_all) {
             sweep<32, 4, 4>(c);
             sweep<16, 8, 4>(c);
