@@ -1259,8 +1259,9 @@ static void test_tuned_tail_cap(void **state) {
    through the reduced index. The model H200 (kernel registers unknown: 16
    blocks of 128 threads a SM, a wave of 2112): [4096,32768] over dim 0
    splits 8 ways on 256 tiles, [32,512,64,256] over (0, 2) 2 ways on 1024
-   tiles. Not for a sum split 8 ways, 16-bit inputs (128-byte row
-   segments), no split, or with the rule turned off. */
+   tiles. With no split, 16 x 8 and still none. Not for a sum split 8
+   ways, 16-bit inputs (128-byte row segments), or with the rule turned
+   off. */
 static void expect_outer_tiles(const rt__iter *it, rt_op op, rt_dtype dt, int ctas_off) {
     const rt__launch_config off = rt_test_config_without(
         it, op, dt, RT_POLICY_TUNED, RT__KIND_BIT(RT__KERNEL_STREAM) | RT__RULE_OFF_OUTER_TILES);
@@ -1297,7 +1298,29 @@ static void test_tuned_outer_tiles(void **state) {
     rt__iter d02_f64 = rt_test_make_iter(4, 2, d02_shape, d02_strides, 8, 0);
     expect_outer_tiles(&d02_f64, RT_OP_SUM, RT_F64, 2);
 
-    /* A sum split 8 ways, 16-bit inputs, too few rows to split. */
+    /* No split (PyTorch's 32 x 4 over dim 1 of [64,128,64,128]: 128 rows,
+       4096 tiles): 16 x 8 with no split, twice the blocks, half the rows
+       a thread; the rule off: 32 x 4. */
+    int64_t d1_shape[] = {128, 8192, 64}, d1_strides[] = {8192, 1, 8192 * 128};
+    rt__iter d1 = rt_test_make_iter(3, 1, d1_shape, d1_strides, 4, 0);
+    const rt__launch_config d1_off = rt_test_config_without(
+        &d1, RT_OP_SUM, RT_F32, RT_POLICY_TUNED,
+        RT__KIND_BIT(RT__KERNEL_STREAM) | RT__RULE_OFF_OUTER_TILES);
+    const rt__launch_config d1_on = config_for(&d1, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_dims3(d1_off.block, 32, 4, 1);
+    assert_dims3(d1_off.grid, 4096, 1, 1);
+    assert_int_equal(d1_off.ctas_per_output, 1);
+    assert_int_equal(d1_off.step_input, 4);
+    assert_dims3(d1_on.block, 16, 8, 1);
+    assert_dims3(d1_on.grid, 8192, 1, 1);
+    assert_int_equal(d1_on.ctas_per_output, 1);
+    assert_int_equal(d1_on.step_input, 8);
+    assert_int_equal(d1_on.step_output, 16);
+    assert_int_equal(d1_on.input_mult[2], 0);
+    assert_false(rt__config_global_reduce(&d1_on));
+
+    /* A sum split 8 ways, 16-bit inputs, 16 rows (PyTorch's blocks do not
+       split them over their warp rows). */
     expect_no_outer_tiles(&d0, RT_OP_SUM, RT_F32, 8);
     rt__iter d02_f16 = rt_test_make_iter(4, 2, d02_shape, d02_strides, 2, 0);
     expect_no_outer_tiles(&d02_f16, RT_OP_SUM, RT_F16, 2);
@@ -1407,9 +1430,10 @@ static void test_tuned_outer_tall(void **state) {
 }
 
 /* TUNED rule 11: an outer reduction in PyTorch's 32 x 4 tiles that rule 2
-   splits, whose outputs fill 7/8 to all of a wave of 512-thread tiles of
-   32 lanes x 16 warp rows, takes those tiles with no split. The model
-   H200, f32 sum registers (2 blocks of 512 a SM: a wave of 264 tiles). */
+   splits, whose outputs fill one or two waves of 512-thread tiles of 32
+   lanes x 16 warp rows, the last 7/8 to all full, takes those tiles with
+   no split. The model H200, f32 sum registers (2 blocks of 512 a SM: a
+   wave of 264 tiles). */
 static void expect_wave(const rt__iter *it, rt_op op, int tiles) {
     const rt__launch_config c = tall_config_for(it, op, RT_F32, 512, 0);
     assert_dims3(c.block, 32, 16, 1);
@@ -1420,8 +1444,10 @@ static void expect_wave(const rt__iter *it, rt_op op, int tiles) {
     assert_int_equal(c.input_mult[1], 1);
     assert_false(rt__config_global_reduce(&c));
     assert_int_equal(c.staging_bytes, 0);
+    /* Off: PyTorch's split, or rule 9's 16 x 8 where that drops a split
+       of 2. */
     const rt__launch_config off = tall_config_for(it, op, RT_F32, 512, RT__RULE_OFF_OUTER_WAVE);
-    assert_true(off.ctas_per_output >= 2);
+    assert_true(off.ctas_per_output >= 2 || (off.block[0] == 16 && off.block[1] == 8));
     assert_int_equal(off.num_threads, 128);
 }
 
@@ -1440,11 +1466,25 @@ static void test_tuned_outer_wave(void **state) {
     int64_t w230[] = {4096, 230 * 128}, w230_st[] = {230 * 128, 1};
     rt__iter it230 = rt_test_make_iter(2, 1, w230, w230_st, 4, 0);
     assert_int_equal(tall_config_for(&it230, RT_OP_SUM, RT_F32, 512, 0).num_threads, 128);
-    /* More than a wave (65536 columns: 512 tiles), PyTorch's kernel bound
-       (or unknown), 16-bit inputs, indexed states: not taken. */
+    /* Two waves (65536 columns: 512 tiles, 97% of 2 x 264) take them too,
+       and 495 tiles (a second wave 7/8 full); 494 do not, nor more than
+       two waves (131072 columns: 1024 tiles). */
     int64_t wide[] = {4096, 65536}, wide_st[] = {65536, 1};
     rt__iter itw = rt_test_make_iter(2, 1, wide, wide_st, 4, 0);
-    assert_int_equal(tall_config_for(&itw, RT_OP_SUM, RT_F32, 512, 0).num_threads, 128);
+    expect_wave(&itw, RT_OP_SUM, 512);
+    int64_t w495[] = {4096, 495 * 128}, w495_st[] = {495 * 128, 1};
+    rt__iter it495 = rt_test_make_iter(2, 1, w495, w495_st, 4, 0);
+    expect_wave(&it495, RT_OP_SUM, 495);
+    int64_t w494[] = {4096, 494 * 128}, w494_st[] = {494 * 128, 1};
+    rt__iter it494 = rt_test_make_iter(2, 1, w494, w494_st, 4, 0);
+    const rt__launch_config short_wave = tall_config_for(&it494, RT_OP_SUM, RT_F32, 512, 0);
+    assert_false(short_wave.block[0] == 32 && short_wave.block[1] == 16);
+    int64_t wider[] = {2048, 131072}, wider_st[] = {131072, 1};
+    rt__iter itw2 = rt_test_make_iter(2, 1, wider, wider_st, 4, 0);
+    const rt__launch_config three = tall_config_for(&itw2, RT_OP_SUM, RT_F32, 512, 0);
+    assert_false(three.block[0] == 32 && three.block[1] == 16);
+    /* PyTorch's kernel bound (or unknown), 16-bit inputs, indexed states:
+       not taken. */
     assert_int_equal(tall_config_for(&it, RT_OP_SUM, RT_F32, 128, 0).num_threads, 128);
     assert_int_equal(config_for(&it, RT_OP_SUM, RT_F32, RT_POLICY_TUNED).num_threads, 128);
     rt__iter it16 = rt_test_make_iter(2, 1, d0, d0_st, 2, 0);

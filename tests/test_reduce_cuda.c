@@ -1000,8 +1000,10 @@ static const lanes_case k_row_blocks[] = {
    in 2 where the device holds about 2 blocks of 128 a tile (H100: 9 a
    SM, a wave of 1188 over 512 tiles: 65536 columns, or 256 x 256 outputs
    over 128 rows); their lanes are not asserted (other devices split them
-   otherwise). 16-bit inputs (128-byte row segments) and no split (32
-   rows) keep 32 lanes. */
+   otherwise). With no split (64 rows of 16 x 256 or 32 x 256 outputs:
+   2048 tiles of 16 x 8) 16 lanes too. 16-bit inputs (128-byte row
+   segments) and 32 rows that PyTorch's blocks do not split over their
+   warp rows keep 32 lanes. */
 static const lanes_case k_outer_tiles[] = {
     {{"tuned: outer tiles, f32 var", RT_OP_VAR, RT_F32, RT_F32, 2, {128, 4096}, 1, {0}, 0, false, 1,
       ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 16},
@@ -1013,6 +1015,10 @@ static const lanes_case k_outer_tiles[] = {
       {0, 2}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
     {{"tuned: outer tiles, f64 max over (0, 2)", RT_OP_MAX, RT_F64, RT_F64, 4, {4, 256, 32, 256}, 2,
       {0, 2}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
+    {{"tuned: outer tiles, f32 sum with no split (dim 1 of 4)", RT_OP_SUM, RT_F32, RT_F32, 4,
+      {32, 64, 16, 256}, 1, {1}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 16},
+    {{"tuned: outer tiles, f32 mean with no split (dim 1 of 4)", RT_OP_MEAN, RT_F32, RT_F32, 4,
+      {16, 64, 32, 256}, 1, {1}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 16},
     {{"tuned: no outer tiles, f16 sum", RT_OP_SUM, RT_F16, RT_F16, 2, {128, 4096}, 1, {0}, 0, false, 0,
       ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 32},
     {{"tuned: no outer tiles, no split", RT_OP_SUM, RT_F32, RT_F32, 2, {32, 4096}, 1, {0}, 0, false, 0,

@@ -283,8 +283,9 @@ static void reshape_row_blocks(const rt__iter *it, const rt__op_traits *op,
    warp rows and half the split: the same blocks and the same rows a
    thread, 64 outputs a block instead of 128, and half the partials to
    fold. Only where that drops the split (2 -> 1: no staging, no last
-   block's fold) or the state is wider than 8 bytes (Welford's), and where
-   16 lanes still read 256-byte row segments (inputs of 4 bytes or more).
+   block's fold), the state is wider than 8 bytes (Welford's) or there is
+   no split (below), and where 16 lanes still read 256-byte row segments
+   (inputs of 4 bytes or more).
    H100, us, rt_bench --kinds-off outer-tiles against the rule in one
    process, three passes (bench/NOTES.md v1.14 runs 7 and 9):
                                32 x 4, split s        16 x 8, split s/2
@@ -294,7 +295,12 @@ static void reshape_row_blocks(const rt__iter *it, const rt__op_traits *op,
      sum [4096,32768] d0      179.3-179.3 (4)        179.3-180.2 (2)
      [16384,8192].t() d1      180.3-181.9 (18)       180.1-180.5 (9)
      f16 / bf16 d0 (v1.13)     93.0-93.8 (4)          94.2-94.6 (2)
-   (Inductor's tiles for these shapes are 64 outputs too, with no split.) */
+   (Inductor's tiles for these shapes are 64 outputs too, with no split.)
+   With no split at all (1 -> 1): the same 128 threads, 64 outputs a
+   block, half the rows a thread. H100, f32 sum of [64,128,64,128] over
+   dim 1 (4096 tiles of 32 x 4 over 128 rows), compare_torch's five
+   passes, both plans in one process (bench/NOTES.md v1.40, run 4):
+     32 x 4: 90.91-90.96 us     16 x 8: 90.18-90.21     eager 93.95 */
 enum {
     OUTER_TILE_LANES = 16,
     OUTER_TILE_ROWS = 8,
@@ -306,18 +312,18 @@ static void outer_tiles(const rt__op_traits *op, const rt__device_props *dev,
                         rt__launch_config *c) {
     if (c->vectorize_input || c->input_mult[0] != 0 || c->input_mult[1] == 0 ||
         c->output_vec_size != 4 || c->block[0] != dev->warp_size || c->block[1] != 4 ||
-        c->input_chunked || c->ctas_per_output < 2 || c->ctas_per_output % 2 != 0 ||
+        c->input_chunked || (c->ctas_per_output > 1 && c->ctas_per_output % 2 != 0) ||
         (int64_t)OUTER_TILE_LANES * c->output_vec_size * op->input_size < OUTER_SEGMENT_BYTES)
         return;
-    if (c->ctas_per_output != 2 && op->acc_size <= OUTER_WIDE_STATE)
+    if (c->ctas_per_output > 2 && op->acc_size <= OUTER_WIDE_STATE)
         return;
-    const int ctas = c->ctas_per_output / 2;
+    const int ctas = c->ctas_per_output > 1 ? c->ctas_per_output / 2 : 1;
     c->block[0] = OUTER_TILE_LANES;
     c->block[1] = OUTER_TILE_ROWS;
     c->step_output = OUTER_TILE_LANES; /* lanes own outputs */
     c->ctas_per_output = ctas;
     c->input_mult[2] = ctas > 1 ? OUTER_TILE_ROWS : 0; /* interleaved split */
-    c->step_input = OUTER_TILE_ROWS * ctas;            /* unchanged: 4 x 2 ctas */
+    c->step_input = OUTER_TILE_ROWS * ctas; /* split: unchanged (4 x 2 ctas) */
 }
 
 /* TUNED rule 10: an outer reduction of a sum-like op (as rule 8) whose
@@ -426,21 +432,27 @@ static bool tall_split(const rt__iter *it, const rt__op_traits *op, const rt__de
 /* TUNED rule 11: an outer reduction in PyTorch's tiles (32 lanes x 4
    outputs, 4 warp rows) that rule 2 splits over blocks, where the kernel
    takes 512 threads at 4 outputs a lane and tiles of 32 lanes x 16 warp
-   rows (128 outputs, 512 threads) number 7/8 to all of one wave, takes
-   those tiles with no split: four times the warps a tile stand for the
-   blocks of the split, and the staging and the last block's fold go.
-   H200, us, env-var probe against TUNED in one process, two passes
+   rows (128 outputs, 512 threads) number 7/8 to all of one wave, or of
+   two, takes those tiles with no split: four times the warps a tile stand
+   for the blocks of the split, and the staging and the last block's fold
+   go. H200, us, env-var probe against TUNED in one process, two passes
    (bench/NOTES.md v1.16, run 4):
                                   TUNED                 32 x 16, no split
      f32 sum [4096,32768] d0      127.3-127.5 (32 x 4,  125.8-126.4
                                   split 4)              (split 2: 128.0-128.2)
      f32 var same                 132.2 (16 x 8,        129.6-129.8
                                   split 2, rule 9)      (16 x 32: 135.6-136.3)
-   (256 tiles on 132 SMs of 2 blocks of 512: 97% of a wave.) Returns false,
-   and leaves c alone, where the rule does not apply. */
+   (256 tiles on 132 SMs of 2 blocks of 512: 97% of a wave.) Two waves:
+   H100, f32 sum of [32,256,64,256] over (0, 2) (512 tiles on a wave of
+   264, rule 9's 16 x 8 with its split of 2 dropped otherwise),
+   compare_torch's five passes, both plans in one process (bench/NOTES.md
+   v1.40, run 4): 16 x 8 176.10-176.40 us, 32 x 16 175.44-175.65
+   (torch.compile 175.42). Returns false, and leaves c alone, where the
+   rule does not apply. */
 enum {
     WAVE_TILE_ROWS = 16,
-    WAVE_TILE_MIN_EIGHTHS = 7 /* of a wave */
+    WAVE_TILE_MIN_EIGHTHS = 7, /* of the last wave */
+    WAVE_TILE_MAX_WAVES = 2
 };
 
 static bool wave_tiles(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
@@ -459,7 +471,9 @@ static bool wave_tiles(const rt__iter *it, const rt__op_traits *op, const rt__de
     t.step_input = WAVE_TILE_ROWS; /* warp rows step through the reduced index */
     const int64_t tiles = rt__div_up(it->num_outputs / 4, t.step_output);
     const int64_t wave = (int64_t)dev->num_sms * resident_blocks(op, dev, &t);
-    if (tiles > wave || tiles * 8 < wave * WAVE_TILE_MIN_EIGHTHS)
+    const int64_t waves = rt__div_up(tiles, wave);
+    if (waves > WAVE_TILE_MAX_WAVES ||
+        (tiles - (waves - 1) * wave) * 8 < wave * WAVE_TILE_MIN_EIGHTHS)
         return false;
     *c = t;
     return true;
