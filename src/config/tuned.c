@@ -297,7 +297,8 @@ static void reshape_row_blocks(const rt__iter *it, const rt__op_traits *op,
      f16 / bf16 d0 (v1.13)     93.0-93.8 (4)          94.2-94.6 (2)
    (Inductor's tiles for these shapes are 64 outputs too, with no split.)
    With no split at all (1 -> 1): the same 128 threads, 64 outputs a
-   block, half the rows a thread. H100, f32 sum of [64,128,64,128] over
+   block, half the rows a thread (measured on a sum; Welford's states
+   with no split take it unmeasured). H100, f32 sum of [64,128,64,128] over
    dim 1 (4096 tiles of 32 x 4 over 128 rows), compare_torch's five
    passes, both plans in one process (bench/NOTES.md v1.40, run 4):
      32 x 4: 90.91-90.96 us     16 x 8: 90.18-90.21     eager 93.95 */

@@ -423,7 +423,14 @@ enum { ROWS_WARP_VEC_BYTES = 16 };
    stored straight, where the general path walks the output offsets'
    digits and the pieces' ACC (reduce_rows.cuh row_start, row_store; the
    executor keeps it to unsplit calls). Their loads and bounds are as
-   before, so the same bits. Measured in bench/NOTES.md v1.40. */
+   before, so the same bits. H100, compare_torch with the rule off on a
+   second context in the same passes, us (bench/NOTES.md v1.40, run 1):
+     [33554432,4] 218.85-218.96 / 219.22-219.28   (short, a vector a row)
+     [22369621,3] 117.41-117.44 / 117.82          (short, scalars)
+     [671088,100]  93.97-94.02  /  94.11-94.18    (warp, a vector a lane)
+     [520222,129]  92.96-93.01  /  93.18-93.25    (warp, scalars)
+   (rows of 7 and 127 the same; no suite case takes the direct kernel,
+   whose rows take the same start and store, unmeasured there.) */
 static void rows_flat(const rt__iter *it, unsigned kinds_off, rt__launch_config *c) {
     c->rows_exact = it->ndim == 2 && !(kinds_off & RT__RULE_OFF_ROW_EXACT);
 }
