@@ -841,12 +841,25 @@ template <typename S, int R> struct BlockRowsMaxLoads<NormOp<S, -1>, R> {
     static constexpr int value = 2;
 };
 
+/* The block kernel's register bound: the op's, but 40 registers (3
+   blocks of 512 threads a SM) for sums and products of 8-byte values at 4
+   vectors a thread, a row a block, where the op's bound (2 blocks) left
+   the f64 sum 42 registers and so 2 blocks a SM, and the i64 sum took 40
+   and 3 (ptxas, sm_90). bench/NOTES.md v1.40 has the times. */
+template <typename Op, int C, int R> struct RowsBlockBounds {
+    static constexpr int min_blocks = Op::min_blocks;
+};
+template <typename S, bool IsProd, int C, int R> struct RowsBlockBounds<SumProdOp<S, IsProd>, C, R> {
+    static constexpr int min_blocks =
+        sizeof(S) == 8 && C == 4 && R == 1 ? 3 : SumProdOp<S, IsProd>::min_blocks;
+};
+
 /* R rows a block (1 or 2) on up to 512 / R threads (whole warps): the
    general kernel's register bound for one row, twice it for two, for the
    2C vectors a thread then holds at once (f32 sums of [67108,1000] ran
    90.0 us under it, bench/NOTES.md v1.8). */
 template <typename Op, int C, int R>
-__global__ void __launch_bounds__(512 / R, Op::min_blocks)
+__global__ void __launch_bounds__(512 / R, RowsBlockBounds<Op, C, R>::min_blocks)
     rows_block_kernel(const __grid_constant__ rt__kernel_args a) {
     extern __shared__ __align__(16) char rt_smem[];
     if constexpr (R == 1)
