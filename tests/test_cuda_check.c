@@ -150,6 +150,16 @@ static void test_two_pass_16bit(void **state) {
     assert_int_equal(rt__cuda_check_config(&f32, &f32_op, &c), RT_ERR_INTERNAL);
 }
 
+/* The check refuses c on *it with exact rows and passes it without: the
+   flag alone is what it refuses there. */
+static void expect_only_exact_refused(const rt__iter *it, const rt__op_traits *op,
+                                      rt__launch_config c) {
+    c.rows_exact = true;
+    assert_int_equal(rt__cuda_check_config(it, op, &c), RT_ERR_INTERNAL);
+    c.rows_exact = false;
+    assert_int_equal(rt__cuda_check_config(it, op, &c), RT_OK);
+}
+
 /* Exact rows: the plan for rows of 4096 floats (512 threads x 2 vectors)
    passes, in two passes too (var); the same plan on rows one vector longer
    or shorter, on rows whose starts are 4 bytes apart, two rows a block or
@@ -173,27 +183,21 @@ static void test_rows_exact(void **state) {
     assert_int_equal(rt__cuda_check_config(&misaligned, &sum, &c), RT_ERR_INTERNAL);
     const int64_t shape3[] = {4096, 64, ROWS / 64}, strides3[] = {1, 4096, 4096 * 65};
     const rt__iter kept2 = rt_test_make_iter(3, 1, shape3, strides3, 4, 0);
-    assert_int_equal(rt__cuda_check_config(&kept2, &sum, &c), RT_ERR_INTERNAL);
-    rt__launch_config bad = c;
-    bad.rows_exact = false;
-    assert_int_equal(rt__cuda_check_config(&kept2, &sum, &bad), RT_OK);
+    expect_only_exact_refused(&kept2, &sum, c);
     const rt__launch_config var_plan = planned_two_pass(&it, 512, 2);
     assert_true(var_plan.rows_exact);
     const rt__iter bf16 = rows_of_elems(3072, 2);
-    rt__launch_config three = planned_two_pass_of(&bf16, RT_BF16, 128, 3);
+    const rt__launch_config three = planned_two_pass_of(&bf16, RT_BF16, 128, 3);
     assert_false(three.rows_exact);
-    three.rows_exact = true;
     const rt__op_traits bf16_var = rt__op_traits_for(RT_OP_VAR, RT_BF16, RT_BF16, false, 2.0);
-    assert_int_equal(rt__cuda_check_config(&bf16, &bf16_var, &three), RT_ERR_INTERNAL);
-    bad = c;
-    bad.rows_per_block = 2;
-    bad.block[0] = bad.rows_group = 256;
-    bad.rows_in_flight = 2;
-    bad.grid[0] = ROWS / 2;
+    expect_only_exact_refused(&bf16, &bf16_var, three);
+    rt__launch_config pair = c;
+    pair.rows_per_block = 2;
+    pair.block[0] = pair.rows_group = 256;
+    pair.rows_in_flight = 2;
+    pair.grid[0] = ROWS / 2;
     const rt__iter pairs = rows_of(2048);
-    assert_int_equal(rt__cuda_check_config(&pairs, &sum, &bad), RT_ERR_INTERNAL);
-    bad.rows_exact = false;
-    assert_int_equal(rt__cuda_check_config(&pairs, &sum, &bad), RT_OK);
+    expect_only_exact_refused(&pairs, &sum, pair);
 
     /* 1250 vectors on 512 threads of 4: a partial batch, the general row. */
     const rt__iter partial = rows_of(5000);
@@ -222,18 +226,13 @@ static void test_rows_exact_flat(void **state) {
         const int64_t shape3[] = {rows[i].len, 64, ROWS / 64},
                       strides3[] = {1, rows[i].pitch, rows[i].pitch * 65};
         const rt__iter kept2 = rt_test_make_iter(3, 1, shape3, strides3, 4, 0);
-        assert_int_equal(rt__cuda_check_config(&kept2, &sum, &c), RT_ERR_INTERNAL);
-        rt__launch_config general = c;
-        general.rows_exact = false;
-        assert_int_equal(rt__cuda_check_config(&kept2, &sum, &general), RT_OK);
+        expect_only_exact_refused(&kept2, &sum, c);
     }
     const rt__iter tile_rows = rows_of(64);
     const rt__launch_config tile = planned(&tile_rows, RT_OP_SUM, RT_F32);
     assert_true(tile.rows_tile);
     assert_false(tile.rows_exact);
-    rt__launch_config flagged = tile;
-    flagged.rows_exact = true;
-    assert_int_equal(rt__cuda_check_config(&tile_rows, &sum, &flagged), RT_ERR_INTERNAL);
+    expect_only_exact_refused(&tile_rows, &sum, tile);
 }
 
 int main(void) {

@@ -126,6 +126,24 @@ static void rows_finish(const rt__iter *it, rt__launch_config *c) {
     c->grid[0] = (int)((it->num_outputs + c->rows_per_block - 1) / c->rows_per_block);
 }
 
+/* Exact rows for the ROWS kernels but the tile and the columns (the block
+   kernel adds its own conditions, rows_block below): with one kept dim
+   (a 2-d iteration) row o starts at o x its stride and its output is
+   stored straight, where the general path walks the output offsets'
+   digits and the pieces' ACC (reduce_rows.cuh row_start, row_store; the
+   executor keeps it to unsplit calls). The direct, short and warp
+   kernels' loads and bounds are as before, so the same bits. H100, compare_torch with the rule off on a
+   second context in the same passes, us (bench/NOTES.md v1.40, run 1):
+     [33554432,4] 218.85-218.96 / 219.22-219.28   (short, a vector a row)
+     [22369621,3] 117.41-117.44 / 117.82          (short, scalars)
+     [671088,100]  93.97-94.02  /  94.11-94.18    (warp, a vector a lane)
+     [520222,129]  92.96-93.01  /  93.18-93.25    (warp, scalars)
+   (rows of 7 and 127 the same; no suite case takes the direct kernel,
+   whose rows take the same start and store, unmeasured there.) */
+static void rows_flat(const rt__iter *it, unsigned kinds_off, rt__launch_config *c) {
+    c->rows_exact = it->ndim == 2 && !(kinds_off & RT__RULE_OFF_ROW_EXACT);
+}
+
 /* Rows longer than the tile takes (ROWS_TILE_MAX_ROW_BYTES): a block per
    row when there are enough rows for ROWS_BLOCK_MIN_WAVES waves of blocks,
    each thread loading ROWS_BLOCK_LOADS 16-byte vectors of its row at once
@@ -345,8 +363,9 @@ static bool rows_block(const rt__iter *it, const rt__op_traits *op, const rt__de
        edge_probe (v1.39 runs 1-3) puts Inductor's kernel and nvcc's of
        the same shape ~0.4 us a call under the general row; this takes
        ~0.1-0.35 of it. */
-    c->rows_exact = rows == 1 && aligned && nvec == threads * loads && it->ndim == 2 &&
-                    (!two_pass || loads != 3) && !(kinds_off & RT__RULE_OFF_ROW_EXACT);
+    rows_flat(it, kinds_off, c);
+    c->rows_exact = c->rows_exact && rows == 1 && aligned && nvec == threads * loads &&
+                    (!two_pass || loads != 3);
     c->max_threads = ROWS_BLOCK_MAX_THREADS;
     c->block[0] = (int)threads;
     c->rows_group = (int)threads;
@@ -417,23 +436,6 @@ enum { ROWS_WARP_BLOCK_RATE_X10 = 135 };
    the probe's gain lies elsewhere than the loads' width or occupancy.
    Unmeasured on the H200, whose warp blocks are the same. */
 enum { ROWS_WARP_VEC_BYTES = 16 };
-
-/* Exact rows for the direct, short and warp kernels: with one kept dim
-   (a 2-d iteration) row o starts at o x its stride and its output is
-   stored straight, where the general path walks the output offsets'
-   digits and the pieces' ACC (reduce_rows.cuh row_start, row_store; the
-   executor keeps it to unsplit calls). Their loads and bounds are as
-   before, so the same bits. H100, compare_torch with the rule off on a
-   second context in the same passes, us (bench/NOTES.md v1.40, run 1):
-     [33554432,4] 218.85-218.96 / 219.22-219.28   (short, a vector a row)
-     [22369621,3] 117.41-117.44 / 117.82          (short, scalars)
-     [671088,100]  93.97-94.02  /  94.11-94.18    (warp, a vector a lane)
-     [520222,129]  92.96-93.01  /  93.18-93.25    (warp, scalars)
-   (rows of 7 and 127 the same; no suite case takes the direct kernel,
-   whose rows take the same start and store, unmeasured there.) */
-static void rows_flat(const rt__iter *it, unsigned kinds_off, rt__launch_config *c) {
-    c->rows_exact = it->ndim == 2 && !(kinds_off & RT__RULE_OFF_ROW_EXACT);
-}
 
 static bool rows_warp(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
                       unsigned kinds_off, rt__launch_config *c) {

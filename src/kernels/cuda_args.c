@@ -31,9 +31,15 @@ static rt_status check_rows(const rt__iter *it, const rt__op_traits *op,
     const int64_t elem = it->elem_size[RT__ITER_IN];
     const int64_t L = it->inputs_per_output;
     RT_RETURN_IF(c->block[1] != 1 || c->block[2] != 1, RT_ERR_INTERNAL);
+    /* Exact rows (the kernels' row_start, row_store, exact_row): one kept
+       dim, whose stride starts each row; never the tile (it stages packed
+       rows) nor the column kernel. The block kernel's own conditions
+       below. */
+    RT_RETURN_IF(c->rows_exact && (it->ndim != 2 || c->rows_tile || c->rows_cols),
+                 RT_ERR_INTERNAL);
     if (c->rows_cols) {
         RT_RETURN_IF(c->rows_tile || c->rows_short || c->rows_block || c->rows_warp ||
-                         c->rows_two_pass || c->rows_exact,
+                         c->rows_two_pass,
                      RT_ERR_INTERNAL);
         RT_RETURN_IF(it->ndim != 2 || it->num_reduce_dims != 1 ||
                          it->strides[RT__ITER_IN][1] != elem,
@@ -90,23 +96,18 @@ static rt_status check_rows(const rt__iter *it, const rt__op_traits *op,
                           L % c->rows_vec != 0 || !rt__iter_input_aligned(it, 16, 0) ||
                           L / c->rows_vec > (int64_t)c->rows_in_flight * c->block[0]),
                      RT_ERR_INTERNAL);
-        /* Exact rows: the kernel starts row o at o x the one kept dim's
-           stride and reads one unguarded batch, no head and no tail: a row
-           a block, aligned rows of exactly rows_in_flight x block[0]
-           vectors, in two passes not at 3 vectors a thread (the two-pass
-           kernel's exact path has no C = 3). */
+        /* Exact rows here also read one unguarded batch, no head and no
+           tail: a row a block, aligned rows of exactly rows_in_flight x
+           block[0] vectors, in two passes not at 3 vectors a thread (the
+           two-pass kernel's exact path has no C = 3). */
         RT_RETURN_IF(c->rows_exact &&
                          (rows != 1 || (c->rows_two_pass && c->rows_in_flight == 3) ||
-                          it->ndim != 2 ||
                           L % c->rows_vec != 0 || !rt__iter_input_aligned(it, 16, 0) ||
                           L / c->rows_vec != (int64_t)c->rows_in_flight * c->block[0]),
                      RT_ERR_INTERNAL);
         return RT_OK;
     }
-    /* Exact rows in the direct, short and warp kernels: one kept dim, whose
-       stride starts each row (not the tile, which stages packed rows). */
-    RT_RETURN_IF(c->rows_two_pass || (c->rows_exact && (c->rows_tile || it->ndim != 2)),
-                 RT_ERR_INTERNAL);
+    RT_RETURN_IF(c->rows_two_pass, RT_ERR_INTERNAL);
     RT_RETURN_IF(c->block[0] < 1 || c->block[0] > 256, RT_ERR_INTERNAL);
     RT_RETURN_IF(c->grid[1] != 1 || c->grid[2] != 1 || c->rows_per_block < 1, RT_ERR_INTERNAL);
     RT_RETURN_IF((int64_t)c->grid[0] * c->rows_per_block < it->num_outputs, RT_ERR_INTERNAL);

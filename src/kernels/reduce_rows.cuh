@@ -137,20 +137,22 @@ template <typename Op> struct RowsReducer {
        calls). The block kernel takes them only for rows one batch covers
        exactly (exact_row, two_pass_block); the direct, short and warp
        kernels through row_start and row_store, their bounds unchanged. */
+    __device__ int32_t exact_offset(uint32_t o, int slot) const {
+        return (int32_t)o * a.out_strides[0][slot];
+    }
     template <typename Load> __device__ const Load *exact_start(uint32_t o) const {
-        return reinterpret_cast<const Load *>(a.in +
-                                              (int32_t)o * a.out_strides[0][RT__OUT_SLOT_IN]);
+        return reinterpret_cast<const Load *>(a.in + exact_offset(o, RT__OUT_SLOT_IN));
     }
     __device__ void exact_store(A v, uint32_t o) const {
-        op.write(a.out + (int32_t)o * a.out_strides[0][RT__OUT_SLOT_OUT],
-                 a.idx + (int32_t)o * a.out_strides[0][RT__OUT_SLOT_IDX], a.out_dtype,
+        op.write(a.out + exact_offset(o, RT__OUT_SLOT_OUT),
+                 a.idx + exact_offset(o, RT__OUT_SLOT_IDX), a.out_dtype,
                  op.translate(v, a.index_base));
     }
     /* Row o's first byte from a.in, and its store: straight on exact
        rows, through the output offsets' digits and the pieces' ACC
        otherwise. */
     __device__ int32_t row_start(uint32_t o) const {
-        return a.rows_exact ? (int32_t)o * a.out_strides[0][RT__OUT_SLOT_IN]
+        return a.rows_exact ? exact_offset(o, RT__OUT_SLOT_IN)
                             : output_offset(a, o, RT__OUT_SLOT_IN);
     }
     __device__ void row_store(A v, uint32_t o) const {
@@ -617,8 +619,8 @@ template <typename Op> struct RowsReducer {
                 if (o0 + r < a.num_outputs) {
                     const A s{mean[r], m2[r], static_cast<F>(a.num_inputs),
                               (int32_t)a.num_inputs};
-                    if (R == 1 && a.rows_exact) /* two_pass_block */
-                        exact_store(s, o0);
+                    if (R == 1) /* exact rows only a row a block (two_pass_block) */
+                        row_store(s, o0);
                     else
                         store(s, o0 + r);
                 }
@@ -849,7 +851,8 @@ template <typename S, int R> struct BlockRowsMaxLoads<NormOp<S, -1>, R> {
 template <typename Op, int C, int R> struct RowsBlockBounds {
     static constexpr int min_blocks = Op::min_blocks;
 };
-template <typename S, bool IsProd, int C, int R> struct RowsBlockBounds<SumProdOp<S, IsProd>, C, R> {
+template <typename S, bool IsProd, int C, int R>
+struct RowsBlockBounds<SumProdOp<S, IsProd>, C, R> {
     static constexpr int min_blocks =
         sizeof(S) == 8 && C == 4 && R == 1 ? 3 : SumProdOp<S, IsProd>::min_blocks;
 };
