@@ -26,6 +26,15 @@ kernel code apart (v1.39 has what it found):
                  nv_seq with one load a round (the loop kept rolled)
     nv_rows_pad  nv_rows with ~900 bytes of unused arguments (the
                  library's argument block's size)
+    nv_rows_gc   nv_rows with its pointers at the far end of a ~900-byte
+                 __grid_constant__ argument block (as the library reads
+                 them); nv_rows_dyn with the block sum's 16 words in
+                 dynamic shared memory (64 bytes at the launch, as the
+                 library's ROWS block kernel); nv_rows_gc_dyn both;
+                 nv_at<X> the pointers X bytes into such a block;
+                 nv_lines3 a flag, the pointers and the count from three
+                 lines of it before the first load, nv_lines1 from one;
+                 nv_sz<S> nv_rows with S bytes of unused arguments
 and empty kernels of the same grid (tri_empty, nv_empty). Per series:
 each (median of an event pair a call, compare_torch's number), slept (the
 same with a sleep kernel queued before each pair, so the GPU never waits
@@ -33,7 +42,9 @@ for the host), loop (one pair around --calls calls, a call, median of 5)
 and the differences. --arm NAME=PATH adds another build of the library as
 a series of its own (A/B builds on the same tensors), --only picks the
 series, --sass-dir keeps the nvcc and Triton cubins for cuobjdump. Needs
-torch with Triton, and nvcc on PATH (the device's image has both).
+torch with Triton, and nvcc on PATH (the device's image has both). A case
+that is not an f32 row sum of 4096-float batches has no probe kernels: its
+series are rt, the --arm builds, eager and compile (name them in --only).
 
     python3 bench/edge_probe.py --lib build/libreduce_tensor.so \
         --bench-bin build/bench/rt_bench --filter sum_32768x4096_d1
@@ -42,6 +53,7 @@ import argparse
 import ctypes
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -140,11 +152,91 @@ extern "C" __global__ void __launch_bounds__(512, 4)
 nv_rows_pad(const float4 *__restrict__ in, float *__restrict__ out, int nvec, pad unused) {
     rows_body<0, false>(in, out, nvec);
 }
+/* The library's launch, piece by piece: a ~900-byte __grid_constant__
+   argument block whose pointers sit at its far end (the library's `in`
+   lies ~1.2 KB in), and the block sum's 16 words in dynamic shared memory
+   (the library's ROWS block kernel takes them so). */
+struct far_args { long long w[110]; const float4 *in; float *out; int nvec; };
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_rows_gc(const __grid_constant__ far_args a) {
+    rows_body<0, false>(a.in, a.out, a.nvec);
+}
+template <int K>
+__device__ __forceinline__ void rows_body_dyn(const float4 *__restrict__ in,
+                                              float *__restrict__ out, int nvec) {
+    extern __shared__ float dyn_w[];
+    const float4 *p = in + (size_t)blockIdx.x * nvec;
+    float s = 0.f;
+#pragma unroll 1
+    for (int j = threadIdx.x; j < nvec; j += 2 * 512) {
+        const float4 a = ld<K>(p + j, 0);
+        const float4 b = ld<K>(p + j + 512, 0);
+        s += ((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w));
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        s += __shfl_xor_sync(0xffffffffu, s, o);
+    if ((threadIdx.x & 31) == 0)
+        dyn_w[threadIdx.x >> 5] = s;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        s = threadIdx.x < 16 ? dyn_w[threadIdx.x] : 0.f;
+#pragma unroll
+        for (int o = 8; o > 0; o >>= 1)
+            s += __shfl_xor_sync(0xffffffffu, s, o);
+        if (threadIdx.x == 0)
+            out[blockIdx.x] = s;
+    }
+}
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_rows_dyn(const float4 *__restrict__ in, float *__restrict__ out, int nvec) {
+    rows_body_dyn<0>(in, out, nvec);
+}
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_rows_gc_dyn(const __grid_constant__ far_args a) {
+    rows_body_dyn<0>(a.in, a.out, a.nvec);
+}
+/* The same with the pointers X bytes into a ~900-byte argument block
+   (nv_at<X>): where in the block a kernel's first reads sit. */
+template <int X> struct at_args { char pad[X]; const float4 *in; float *out; int nvec;
+                                  char rest[896 - X]; };
+#define NV_AT(X) extern "C" __global__ void __launch_bounds__(512, 4) \
+    nv_at##X(const __grid_constant__ at_args<X> a) { rows_body<0, false>(a.in, a.out, a.nvec); }
+NV_AT(0) NV_AT(48) NV_AT(112) NV_AT(240) NV_AT(496) NV_AT(752)
+/* The library's exact row's prologue reads three lines of its argument
+   block before its first load (the exact flag, the input pointer, the
+   row stride): nv_lines3 reads a flag, the pointers and the vector count
+   from three lines ~256 bytes apart; nv_lines1 the same fields in one. */
+struct lines3_args { char p0[496]; int nvec; char p1[252]; const float4 *in; float *out;
+                     char p2[112]; int flag; char p3[28]; };
+struct lines1_args { const float4 *in; float *out; int nvec; int flag; char rest[880]; };
+template <typename Args> __device__ __forceinline__ void flagged(const Args &a) {
+    if (a.flag != 1)
+        return;
+    rows_body<0, false>(a.in, a.out, a.nvec);
+}
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_lines3(const __grid_constant__ lines3_args a) { flagged(a); }
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_lines1(const __grid_constant__ lines1_args a) { flagged(a); }
+/* nv_sz<S>: nv_rows with S bytes of unused arguments after its own three
+   (what an argument block's size costs a launch). */
+template <int S> struct sz_pad { char b[S]; };
+#define NV_SZ(S) extern "C" __global__ void __launch_bounds__(512, 4) \
+    nv_sz##S(const float4 *__restrict__ in, float *__restrict__ out, int nvec, sz_pad<S>) { \
+        rows_body<0, false>(in, out, nvec); }
+NV_SZ(128) NV_SZ(256) NV_SZ(512) NV_SZ(896) NV_SZ(2048) NV_SZ(4000)
 extern "C" __global__ void __launch_bounds__(512, 4) nv_empty(float *out) {
     if (out == nullptr && threadIdx.x == 1023)
         out[0] = 0.f;
 }
 """
+
+
+NV_AT_OFFSETS = (0, 48, 112, 240, 496, 752)
+NV_AT_NAMES = tuple("nv_at%d" % x for x in NV_AT_OFFSETS)
+NV_SZ_SIZES = (128, 256, 512, 896, 2048, 4000)
+NV_SZ_NAMES = tuple("nv_sz%d" % x for x in NV_SZ_SIZES)
 
 
 class Driver:
@@ -231,12 +323,12 @@ def main(argv):
     if len(cases) != 1:
         sys.exit("edge_probe: --filter must name one case of the suite")
     case = cases[0]
-    if case["dtype"] != "f32" or case["op"] != "sum" or len(case["shape"]) != 2 or \
-            case["dims"] != [1] or case["strides"] != [case["shape"][1], 1]:
-        sys.exit("edge_probe: the case must be an f32 sum over dim 1 of a packed 2-d tensor")
-    rows, L = case["shape"]
-    if L % 4 != 0 or (L // 4) % 1024 != 0:
-        sys.exit("edge_probe: rows must be whole 1024-vector batches (4096 floats, ...)")
+    # The probe kernels read f32 rows of whole 1024-vector batches (4096
+    # floats, ...) of a packed 2-d tensor; any other case times the
+    # library's builds, eager and torch.compile only.
+    row_family = (case["dtype"] == "f32" and case["op"] == "sum" and len(case["shape"]) == 2 and
+                  case["dims"] == [1] and case["strides"] == [case["shape"][1], 1] and
+                  case["shape"][1] % 4096 == 0)
 
     device = torch.device("cuda", 0)
     torch.cuda.set_device(device)
@@ -246,9 +338,56 @@ def main(argv):
     l2_bytes = getattr(props, "L2_cache_size", 0) or (60 << 20)
     ncopies = ct.copies_for(case, l2_bytes, opts.calls, opts.warmup)
     t = ct.Case(torch, lib, ctx, case, ncopies, device)
+    f = ct.torch_fn(torch, case)
+    want = f(t.views[0])
+
+    calls = {"rt": t.rt_call}
+    # Other builds of the library (--arm NAME=PATH), each on the same tensors.
+    arm_libs = []
+    for spec in opts.arm or []:
+        aname, apath = spec.split("=", 1)
+        alib = rt.Lib(apath)
+        actx = alib.context(rt.DEVICE_CUDA, 0, ctypes.c_void_p(stream), None)
+        arm_libs.append((alib, actx))
+        calls[aname] = t.rt_call_for(alib, actx)
+    calls["eager"] = lambda k: f(t.views[k])
+    torch._dynamo.reset()
+    cf = torch.compile(f, dynamic=False)
+    cf(t.views[0])
+    calls["compile"] = lambda k: cf(t.views[k])
+    # Every library build's result against torch's, once.
+    for aname in ["rt"] + [spec.split("=", 1)[0] for spec in opts.arm or []]:
+        t.outs[0].zero_()
+        calls[aname](0)
+        torch.cuda.synchronize()
+        err = ((t.outs[0].double() - want.double()).abs().max().item() /
+               max(want.double().abs().max().item(), 1e-30))
+        print("  %s: relative error %.3g against torch's result" % (aname, err))
+    print("torch %s, triton %s on %s; case %s, %d input copies, %d calls a series" % (
+        torch.__version__, triton.__version__, props.name, case["name"], ncopies, opts.calls))
+    empties = {}
+    if row_family:
+        more, empties = probe_calls(opts, torch, triton, tl, t, case, stream, props)
+        calls.update(more)
+    elif opts.only is None or not set(opts.only.split(",")) <= set(calls):
+        sys.exit("edge_probe: %s is not a row sum of 4096-float batches: --only may name %s"
+                 % (case["name"], ",".join(calls)))
+    run_series(opts, torch, ncopies, calls, empties)
+    torch.cuda.synchronize()
+    for alib, actx in arm_libs:
+        alib.destroy(actx)
+    lib.destroy(ctx)
+    return 0
+
+
+def probe_calls(opts, torch, triton, tl, t, case, stream, props):
+    """The probe kernels' calls and the empty kernels', on t's tensors,
+    each checked against torch's row sums."""
+    rows, L = case["shape"]
+    ncopies = len(t.views)
+    device = t.views[0].device
     outs = [torch.empty(rows, dtype=torch.float32, device=device) for _ in range(ncopies)]
     want = t.views[0].sum(1)
-
     drv = Driver()
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "edge.cu")
@@ -260,7 +399,9 @@ def main(argv):
         with open(cubin, "rb") as f:
             nv_image = f.read()
     nv = {n: drv.load(nv_image, n) for n in
-          ("nv_rows", "nv_unr", "nv_plain", "nv_l1ef", "nv_seq", "nv_rows_pad", "nv_empty")}
+          ("nv_rows", "nv_unr", "nv_plain", "nv_l1ef", "nv_seq", "nv_rows_pad", "nv_rows_gc",
+           "nv_rows_dyn", "nv_rows_gc_dyn", "nv_lines3", "nv_lines1", "nv_empty") +
+          NV_AT_NAMES + NV_SZ_NAMES}
     if opts.sass_dir:
         with open(os.path.join(opts.sass_dir, "edge_probe_nvcc.cubin"), "wb") as f:
             f.write(nv_image)
@@ -311,21 +452,7 @@ def main(argv):
     pad = (ctypes.c_longlong * 112)()
     nulls = [P(0) for _ in range(8)]
 
-    calls = {"rt": t.rt_call}
-    # Other builds of the library (--arm NAME=PATH), each on the same tensors.
-    arm_libs = []
-    for spec in opts.arm or []:
-        aname, apath = spec.split("=", 1)
-        alib = rt.Lib(apath)
-        actx = alib.context(rt.DEVICE_CUDA, 0, ctypes.c_void_p(stream), None)
-        arm_libs.append((alib, actx))
-        calls[aname] = t.rt_call_for(alib, actx)
-    f = ct.torch_fn(torch, case)
-    calls["eager"] = lambda k: f(t.views[k])
-    torch._dynamo.reset()
-    cf = torch.compile(f, dynamic=False)
-    cf(t.views[0])
-    calls["compile"] = lambda k: cf(t.views[k])
+    calls = {}
     calls["tri"] = lambda k: tri_rows[(rows,)](t.views[k], outs[k], R=L, num_warps=16)
     calls["tri_drv"] = drv.launcher(
         tri_rows_fn, rows, 512, smem_rows, stream,
@@ -337,6 +464,42 @@ def main(argv):
                                    lambda k: [in_ptrs[k], out_ptrs[k], nvec])
     calls["nv_rows_pad"] = drv.launcher(nv["nv_rows_pad"], rows, 512, 0, stream,
                                         lambda k: [in_ptrs[k], out_ptrs[k], nvec, pad])
+    class FarArgs(ctypes.Structure):
+        _fields_ = [("w", ctypes.c_longlong * 110), ("inp", ctypes.c_void_p),
+                    ("out", ctypes.c_void_p), ("nvec", ctypes.c_int)]
+    far = [FarArgs(inp=in_ptrs[k].value, out=out_ptrs[k].value, nvec=L // 4)
+           for k in range(ncopies)]
+    for x in NV_AT_OFFSETS:
+        class AtArgs(ctypes.Structure):
+            _fields_ = [("pad", ctypes.c_char * x), ("inp", ctypes.c_void_p),
+                        ("out", ctypes.c_void_p), ("nvec", ctypes.c_int),
+                        ("rest", ctypes.c_char * (896 - x))]
+        at = [AtArgs(inp=in_ptrs[k].value, out=out_ptrs[k].value, nvec=L // 4)
+              for k in range(ncopies)]
+        calls["nv_at%d" % x] = drv.launcher(nv["nv_at%d" % x], rows, 512, 0, stream,
+                                            lambda k, at=at: [at[k]])
+    class Lines3(ctypes.Structure):
+        _fields_ = [("p0", ctypes.c_char * 496), ("nvec", ctypes.c_int),
+                    ("p1", ctypes.c_char * 252), ("inp", ctypes.c_void_p),
+                    ("out", ctypes.c_void_p), ("p2", ctypes.c_char * 112),
+                    ("flag", ctypes.c_int), ("p3", ctypes.c_char * 28)]
+    class Lines1(ctypes.Structure):
+        _fields_ = [("inp", ctypes.c_void_p), ("out", ctypes.c_void_p), ("nvec", ctypes.c_int),
+                    ("flag", ctypes.c_int), ("rest", ctypes.c_char * 880)]
+    for name, T in (("nv_lines3", Lines3), ("nv_lines1", Lines1)):
+        la = [T(inp=in_ptrs[k].value, out=out_ptrs[k].value, nvec=L // 4, flag=1)
+              for k in range(ncopies)]
+        calls[name] = drv.launcher(nv[name], rows, 512, 0, stream, lambda k, la=la: [la[k]])
+    for sz in NV_SZ_SIZES:
+        szpad = (ctypes.c_char * sz)()
+        calls["nv_sz%d" % sz] = drv.launcher(nv["nv_sz%d" % sz], rows, 512, 0, stream,
+                                             lambda k, p=szpad: [in_ptrs[k], out_ptrs[k], nvec, p])
+    calls["nv_rows_gc"] = drv.launcher(nv["nv_rows_gc"], rows, 512, 0, stream,
+                                       lambda k: [far[k]])
+    calls["nv_rows_dyn"] = drv.launcher(nv["nv_rows_dyn"], rows, 512, 64, stream,
+                                        lambda k: [in_ptrs[k], out_ptrs[k], nvec])
+    calls["nv_rows_gc_dyn"] = drv.launcher(nv["nv_rows_gc_dyn"], rows, 512, 64, stream,
+                                           lambda k: [far[k]])
     empties = {
         "tri_empty": drv.launcher(tri_empty_fn, rows, 512, smem_empty, stream,
                                   lambda k: [out_ptrs[k], ctypes.c_int(-1)] +
@@ -344,15 +507,10 @@ def main(argv):
         "nv_empty": drv.launcher(nv["nv_empty"], rows, 512, 0, stream, lambda k: [out_ptrs[k]]),
     }
 
-    # Every row kernel's result against torch's, once.
-    for aname in [spec.split("=", 1)[0] for spec in opts.arm or []]:
-        t.outs[0].zero_()
-        calls[aname](0)
-        torch.cuda.synchronize()
-        err = (t.outs[0] - want).abs().max().item() / want.abs().max().item()
-        print("  %s: relative error %.3g against torch's sums" % (aname, err))
+    # Every probe kernel's result against torch's, once.
     for name in ("tri", "tri_drv", "tri_loop", "nv_rows", "nv_unr", "nv_plain", "nv_l1ef", "nv_seq",
-                 "nv_rows_pad"):
+                 "nv_rows_pad", "nv_rows_gc", "nv_rows_dyn", "nv_rows_gc_dyn", "nv_lines3",
+                 "nv_lines1") + NV_AT_NAMES + NV_SZ_NAMES:
         outs[0].zero_()
         calls[name](0)
         torch.cuda.synchronize()
@@ -360,13 +518,16 @@ def main(argv):
         if err > 1e-5:
             sys.exit("edge_probe: %s's sums differ from torch's (relative %.3g)" % (name, err))
 
-    print("torch %s, triton %s on %s; case %s, %d input copies, %d calls a series" % (
-        torch.__version__, triton.__version__, props.name, case["name"], ncopies, opts.calls))
     for name, fn in [("tri_rows", tri_rows_fn), ("tri_empty", tri_empty_fn)] + list(nv.items()):
         print("  %-12s %s" % (name, drv.attrs(fn)))
     print("  tri_rows: %d params, %d B shared; tri_empty: %d params" % (
         n_rows_params, smem_rows, n_empty_params))
+    return calls, empties
 
+
+def run_series(opts, torch, ncopies, calls, empties):
+    """Times every series (each, slept, loop) in passes of rotating order
+    and prints them."""
     def each_after_sleep(call):
         """compare_torch's median with a sleep kernel queued ahead of each
         event pair, so the launch is queued before the GPU reaches it."""
@@ -399,11 +560,12 @@ def main(argv):
                   " ".join("%.2f" % x for x in r["each"]),
                   " ".join("%.2f" % x for x in r["slept"]),
                   " ".join("%.2f" % x for x in r["loop"])))
-    torch.cuda.synchronize()
-    for alib, actx in arm_libs:
-        alib.destroy(actx)
-    lib.destroy(ctx)
-    return 0
+    print("medians of the passes, us: each / slept / loop")
+    for name in names:
+        r = res[name]
+        e = statistics.median(r["each"]) if r["each"] else float("nan")
+        print("%-11s %8.2f %8.2f %8.2f" % (name, e, statistics.median(r["slept"]),
+                                           statistics.median(r["loop"])))
 
 
 if __name__ == "__main__":
