@@ -283,6 +283,37 @@ static void test_no_walk(void **state) {
     expect_walk(&itn, &c, 4, 1, 8 * 65536, 8, 4 - 32768 * 65536LL, 0, 32768);
 }
 
+/* rt__cuda_pack_iter's exact_strides: out_strides[0][OUT, IN, IDX], the
+   one kept dim's strides that exact rows step by, in the argument block's
+   head (launch.h); 0 with no kept dim. */
+static void test_exact_strides(void **state) {
+    (void)state;
+    const int64_t shape[] = {100}, strides[] = {4};
+    rt__iter it = iter_of(1, shape, strides);
+    it.strides[RT__ITER_IN][1] = 400;
+    it.strides[RT__ITER_OUT][1] = 12;
+    it.strides[RT__ITER_IDX][1] = 24;
+    it.elem_size[RT__ITER_IDX] = 8;
+    rt__kernel_args a;
+    memset(&a, 0x5a, sizeof a);
+    rt__cuda_pack_iter(&it, &a);
+    assert_int_equal(a.out_ndim, 1);
+    for (int s = 0; s < 3; s++)
+        assert_int_equal(a.exact_strides[s], a.out_strides[0][s]);
+    assert_int_equal(a.exact_strides[RT__OUT_SLOT_OUT], 12);
+    assert_int_equal(a.exact_strides[RT__OUT_SLOT_IN], 400);
+    assert_int_equal(a.exact_strides[RT__OUT_SLOT_IDX], 24);
+
+    /* A full reduction: no kept dim. */
+    it.ndim = 1;
+    it.num_outputs = 1;
+    memset(&a, 0x5a, sizeof a);
+    rt__cuda_pack_iter(&it, &a);
+    assert_int_equal(a.out_ndim, 0);
+    for (int s = 0; s < 3; s++)
+        assert_int_equal(a.exact_strides[s], 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_whole_units),
@@ -292,6 +323,7 @@ int main(void) {
         cmocka_unit_test(test_no_walk),
         cmocka_unit_test(test_uniform),
         cmocka_unit_test(test_uniform_wraps),
+        cmocka_unit_test(test_exact_strides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

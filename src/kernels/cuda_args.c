@@ -316,6 +316,8 @@ void rt__cuda_pack_iter(const rt__iter *it, rt__kernel_args *a) {
             a->out_strides[d - R][s] = it->elem_size[op] != 0 ? stride32(it, op, d) : 0;
         }
     }
+    for (int s = 0; s < 3; s++)
+        a->exact_strides[s] = a->out_ndim > 0 ? a->out_strides[0][s] : 0;
     a->in = it->data[RT__ITER_IN];
     a->out = it->data[RT__ITER_OUT];
     a->idx = it->elem_size[RT__ITER_IDX] != 0 ? it->data[RT__ITER_IDX] : NULL;

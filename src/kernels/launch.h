@@ -126,6 +126,25 @@ enum { RT__OUT_SLOT_OUT = 0, RT__OUT_SLOT_IN = 1, RT__OUT_SLOT_IDX = 2, RT__OUT_
  * and negative strides walk backwards from the base.
  */
 typedef struct rt__kernel_args {
+    /* The head: every field the ROWS kernels' exact rows read (and the
+       first most kernels read), in the block's first 48 bytes. On sm_90
+       the parameters start at c[0x0][0x210], so these share a 64-byte
+       constant line with the memory descriptor (c[0x0][0x208]) that
+       every kernel's prologue loads: one constant fetch where the
+       fields spread over the block cost a kernel's first blocks a chain
+       of three (bench/NOTES.md v1.41). */
+    const char *in;  /* input element [0,..,0] of this piece */
+    char *out;       /* output (values, or the index of argmin/argmax) */
+    /* out_strides[0][OUT, IN, IDX] again: the one kept dim's strides that
+       exact rows (rows_exact) step by (rt__cuda_pack_iter). */
+    int32_t exact_strides[3];
+    int rows_exact;       /* exact rows (rt__launch_config's rows_exact), for
+                             first and last pieces only (the executor) */
+    uint32_t num_inputs;  /* reduced elements per output in this piece */
+    uint32_t num_outputs; /* outputs of this piece */
+    int out_dtype;        /* rt_dtype of `out` (the final store converts) */
+    int op_mode;          /* RT__MODE_* / RT__NORM_* */
+
     /* Input offset of reduced linear index r: digits of r over in_sizes
        (fastest first) times in_strides. */
     int in_ndim;
@@ -137,15 +156,11 @@ typedef struct rt__kernel_args {
     rt__divmod out_sizes[RT_MAX_DIMS];
     int32_t out_strides[RT_MAX_DIMS][4];
 
-    const char *in;  /* input element [0,..,0] of this piece */
-    char *out;       /* output (values, or the index of argmin/argmax) */
     char *idx;       /* int64 indices of min/max, or NULL */
     char *acc;       /* accumulator states of a split reduction, or NULL */
     char *staging;   /* global reduce: per-block partials */
     unsigned *semaphores; /* global reduce: one counter per grid.x block, 0 at rest */
 
-    uint32_t num_inputs;  /* reduced elements per output in this piece */
-    uint32_t num_outputs; /* outputs of this piece */
     /* The launch configuration (rt__launch_config, same meaning). */
     int input_mult[3];
     int output_mult[2];
@@ -179,12 +194,10 @@ typedef struct rt__kernel_args {
     uint32_t walk_period;
     int32_t walk_lin[3];
 
-    int out_dtype;      /* rt_dtype of `out` (the final store converts) */
     int first;          /* 0: combine with the state already in `acc` */
     int last;           /* 0: write the state to `acc`, not to `out` */
     int64_t index_base; /* added to indices (split pieces) */
 
-    int op_mode;   /* RT__MODE_* / RT__NORM_* */
     double param0; /* mean: 1/N; var/std: correction; norm: p */
     double param1; /* norm: 1/p */
 
@@ -193,8 +206,6 @@ typedef struct rt__kernel_args {
     int rows_per_block; /* tile: rows in one block's tile */
     int rows_rot_shift; /* tile: row r starts at column G * ((r >> */
     int rows_rot_mask;  /* rows_rot_shift) & rows_rot_mask) (mod L) */
-    int rows_exact;     /* exact rows (rt__launch_config's rows_exact), for
-                           first and last pieces only (the executor) */
 } rt__kernel_args;
 
 /*

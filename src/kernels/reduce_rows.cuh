@@ -136,9 +136,9 @@ template <typename Op> struct RowsReducer {
        with no ACC to merge (the executor keeps the flag to unsplit
        calls). The block kernel takes them only for rows one batch covers
        exactly (exact_row, two_pass_block); the direct, short and warp
-       kernels through row_start and row_store, their bounds unchanged. */
+       kernels through row_starts and row_store, their bounds unchanged. */
     __device__ int32_t exact_offset(uint32_t o, int slot) const {
-        return (int32_t)o * a.out_strides[0][slot];
+        return (int32_t)o * a.exact_strides[slot];
     }
     template <typename Load> __device__ const Load *exact_start(uint32_t o) const {
         return reinterpret_cast<const Load *>(a.in + exact_offset(o, RT__OUT_SLOT_IN));
@@ -148,13 +148,28 @@ template <typename Op> struct RowsReducer {
                  a.idx + exact_offset(o, RT__OUT_SLOT_IDX), a.out_dtype,
                  op.translate(v, a.index_base));
     }
-    /* Row o's first byte from a.in, and its store: straight on exact
-       rows, through the output offsets' digits and the pieces' ACC
-       otherwise. */
-    __device__ int32_t row_start(uint32_t o) const {
-        return a.rows_exact ? exact_offset(o, RT__OUT_SLOT_IN)
-                            : output_offset(a, o, RT__OUT_SLOT_IN);
+    /* The first bytes from a.in of rows first, first + step, ...,
+       first + (R - 1) step, 0 where ok[r] is false: straight on exact
+       rows, through the output offsets' digits otherwise. The exact test
+       is taken once for the R rows, so that the kernels' loads after it
+       go out back to back: with a test a row inside each row's load, as
+       row_start had it, ptxas put a branch and a reconvergence barrier
+       between the warp vector kernel's four loads (sm_90 SASS). */
+    template <int R>
+    __device__ void row_starts(uint32_t first, uint32_t step, const bool (&ok)[R],
+                               int32_t (&row)[R]) const {
+        if (a.rows_exact) {
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                row[r] = ok[r] ? exact_offset(first + (uint32_t)r * step, RT__OUT_SLOT_IN) : 0;
+        } else {
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                row[r] = ok[r] ? output_offset(a, first + (uint32_t)r * step, RT__OUT_SLOT_IN) : 0;
+        }
     }
+    /* Row o's store: straight on exact rows, through the output offsets'
+       digits and the pieces' ACC otherwise. */
     __device__ void row_store(A v, uint32_t o) const {
         if (a.rows_exact)
             exact_store(v, o);
@@ -197,11 +212,10 @@ template <typename Op> struct RowsReducer {
         bool ok[R];
 #pragma unroll
         for (int r = 0; r < R; r++) {
-            const uint32_t o = first_row + (uint32_t)r * per_step;
-            ok[r] = o < n;
-            row[r] = ok[r] ? row_start(o) : 0;
+            ok[r] = first_row + (uint32_t)r * per_step < n;
             acc[r] = op.ident();
         }
+        row_starts<R>(first_row, per_step, ok, row);
         const uint32_t stride = G * V;
         uint32_t k = g * V;
         /* Two steps per iteration: 2R loads in flight. */
@@ -272,11 +286,12 @@ template <typename Op> struct RowsReducer {
         int32_t row[R]; /* byte offsets of the rows' lane-l elements from a.in */
         bool ok[R];
 #pragma unroll
-        for (int r = 0; r < R; r++) {
-            const uint32_t o = first_row + (uint32_t)r;
-            ok[r] = o < n;
-            row[r] = (ok[r] ? row_start(o) : 0) + (int32_t)(lane * sizeof(S));
-        }
+        for (int r = 0; r < R; r++)
+            ok[r] = first_row + (uint32_t)r < n;
+        row_starts<R>(first_row, 1u, ok, row);
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            row[r] += (int32_t)(lane * sizeof(S));
         S v[R][C];
         if (first_row + R <= n) {
 #pragma unroll
@@ -326,14 +341,16 @@ template <typename Op> struct RowsReducer {
         const uint32_t n = a.num_outputs;
         const bool in_row = lane * (uint32_t)V < a.num_inputs;
         bool ok[R];
+        int32_t row[R]; /* byte offsets of the rows from a.in */
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            ok[r] = in_row && first_row + (uint32_t)r < n;
+        row_starts<R>(first_row, 1u, ok, row);
         Load v[R];
 #pragma unroll
-        for (int r = 0; r < R; r++) {
-            const uint32_t o = first_row + (uint32_t)r;
-            ok[r] = in_row && o < n;
+        for (int r = 0; r < R; r++)
             if (ok[r])
-                v[r] = *reinterpret_cast<const Load *>(a.in + row_start(o) + (int32_t)(lane * 16u));
-        }
+                v[r] = *reinterpret_cast<const Load *>(a.in + row[r] + (int32_t)(lane * 16u));
         Vec<A, R> acc;
 #pragma unroll
         for (int r = 0; r < R; r++) {
@@ -357,11 +374,9 @@ template <typename Op> struct RowsReducer {
         int32_t row[R]; /* byte offsets of the rows from a.in */
         bool ok[R];
 #pragma unroll
-        for (int r = 0; r < R; r++) {
-            const uint32_t o = first_row + (uint32_t)r * 32u;
-            ok[r] = o < n;
-            row[r] = ok[r] ? row_start(o) : 0;
-        }
+        for (int r = 0; r < R; r++)
+            ok[r] = first_row + (uint32_t)r * 32u < n;
+        row_starts<R>(first_row, 32u, ok, row);
         Load v[R][C];
 #pragma unroll
         for (int r = 0; r < R; r++)
