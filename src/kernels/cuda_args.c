@@ -3,9 +3,15 @@
  * block, and the checks that the configuration is one the kernel body can
  * run correctly (the body trusts them; a failure here is a config bug).
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "cuda_args.h"
+
+/* The head of the argument block (launch.h): the exact rows' fields in
+   its first 48 bytes, one constant line on sm_90. */
+_Static_assert(offsetof(rt__kernel_args, op_mode) + sizeof(int) == 48,
+               "rt__kernel_args' head must be its first 48 bytes");
 
 static bool is_pow2(int64_t v) {
     return v > 0 && (v & (v - 1)) == 0;

@@ -126,13 +126,14 @@ enum { RT__OUT_SLOT_OUT = 0, RT__OUT_SLOT_IN = 1, RT__OUT_SLOT_IDX = 2, RT__OUT_
  * and negative strides walk backwards from the base.
  */
 typedef struct rt__kernel_args {
-    /* The head: every field the ROWS kernels' exact rows read (and the
-       first most kernels read), in the block's first 48 bytes. On sm_90
-       the parameters start at c[0x0][0x210], so these share a 64-byte
+    /* The head: every field the ROWS kernels' exact rows read, in the
+       block's first 48 bytes (cuda_args.c asserts it). On sm_90 the
+       parameters start at c[0x0][0x210], so these share a 64-byte
        constant line with the memory descriptor (c[0x0][0x208]) that
-       every kernel's prologue loads: one constant fetch where the
+       every kernel's prologue loads: one constant fetch, where the
        fields spread over the block cost a kernel's first blocks a chain
-       of three (bench/NOTES.md v1.41). */
+       of three, the first from the block's last line (bench/NOTES.md
+       v1.41). */
     const char *in;  /* input element [0,..,0] of this piece */
     char *out;       /* output (values, or the index of argmin/argmax) */
     /* out_strides[0][OUT, IN, IDX] again: the one kept dim's strides that
