@@ -83,7 +83,18 @@ template <int K> __device__ __forceinline__ float4 ld(const float4 *p, unsigned 
 /* A block of 512 a row of nvec vectors (a multiple of 1024): two loads a
    thread a round, both issued before the adds, or (SEQ) one round a load
    with the loop kept rolled; a warp-shuffle sum and 16 words of smem. */
-template <int K, bool SEQ, bool ROLL = true>
+/* The block sum's 16 words: static shared memory, or (DYN) the launch's
+   dynamic shared memory, as the library's ROWS block kernel takes them. */
+template <bool DYN> __device__ __forceinline__ float *block_words() {
+    if constexpr (DYN) {
+        extern __shared__ float dyn_w[];
+        return dyn_w;
+    } else {
+        __shared__ float w[16];
+        return w;
+    }
+}
+template <int K, bool SEQ, bool ROLL = true, bool DYN = false>
 __device__ __forceinline__ void rows_body(const float4 *__restrict__ in, float *__restrict__ out,
                                           int nvec) {
     const float4 *p = in + (size_t)blockIdx.x * nvec;
@@ -114,7 +125,7 @@ __device__ __forceinline__ void rows_body(const float4 *__restrict__ in, float *
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1)
         s += __shfl_xor_sync(0xffffffffu, s, o);
-    __shared__ float w[16];
+    float *w = block_words<DYN>();
     if ((threadIdx.x & 31) == 0)
         w[threadIdx.x >> 5] = s;
     __syncthreads();
@@ -161,40 +172,13 @@ extern "C" __global__ void __launch_bounds__(512, 4)
 nv_rows_gc(const __grid_constant__ far_args a) {
     rows_body<0, false>(a.in, a.out, a.nvec);
 }
-template <int K>
-__device__ __forceinline__ void rows_body_dyn(const float4 *__restrict__ in,
-                                              float *__restrict__ out, int nvec) {
-    extern __shared__ float dyn_w[];
-    const float4 *p = in + (size_t)blockIdx.x * nvec;
-    float s = 0.f;
-#pragma unroll 1
-    for (int j = threadIdx.x; j < nvec; j += 2 * 512) {
-        const float4 a = ld<K>(p + j, 0);
-        const float4 b = ld<K>(p + j + 512, 0);
-        s += ((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w));
-    }
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        s += __shfl_xor_sync(0xffffffffu, s, o);
-    if ((threadIdx.x & 31) == 0)
-        dyn_w[threadIdx.x >> 5] = s;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        s = threadIdx.x < 16 ? dyn_w[threadIdx.x] : 0.f;
-#pragma unroll
-        for (int o = 8; o > 0; o >>= 1)
-            s += __shfl_xor_sync(0xffffffffu, s, o);
-        if (threadIdx.x == 0)
-            out[blockIdx.x] = s;
-    }
-}
 extern "C" __global__ void __launch_bounds__(512, 4)
 nv_rows_dyn(const float4 *__restrict__ in, float *__restrict__ out, int nvec) {
-    rows_body_dyn<0>(in, out, nvec);
+    rows_body<0, false, true, true>(in, out, nvec);
 }
 extern "C" __global__ void __launch_bounds__(512, 4)
 nv_rows_gc_dyn(const __grid_constant__ far_args a) {
-    rows_body_dyn<0>(a.in, a.out, a.nvec);
+    rows_body<0, false, true, true>(a.in, a.out, a.nvec);
 }
 /* The same with the pointers X bytes into a ~900-byte argument block
    (nv_at<X>): where in the block a kernel's first reads sit. */
