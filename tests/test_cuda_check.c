@@ -10,7 +10,7 @@
  * at o x the one kept dim's stride and read one unguarded batch: aligned
  * rows of exactly rows_in_flight x block[0] vectors, a row a block, one
  * kept dim, not in two passes at 3 vectors a thread; in the direct, short
- * and warp kernels (row_start, row_store) any rows of one kept dim, never
+ * and warp kernels (row_starts, row_store) any rows of one kept dim, never
  * in the tile.
  */
 #include <setjmp.h>

@@ -130,7 +130,7 @@ static void rows_finish(const rt__iter *it, rt__launch_config *c) {
    kernel adds its own conditions, rows_block below): with one kept dim
    (a 2-d iteration) row o starts at o x its stride and its output is
    stored straight, where the general path walks the output offsets'
-   digits and the pieces' ACC (reduce_rows.cuh row_start, row_store; the
+   digits and the pieces' ACC (reduce_rows.cuh row_starts, row_store; the
    executor keeps it to unsplit calls). The direct, short and warp
    kernels' loads and bounds are as before, so the same bits. H100, compare_torch with the rule off on a
    second context in the same passes, us (bench/NOTES.md v1.40, run 1):

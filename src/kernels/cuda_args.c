@@ -37,7 +37,7 @@ static rt_status check_rows(const rt__iter *it, const rt__op_traits *op,
     const int64_t elem = it->elem_size[RT__ITER_IN];
     const int64_t L = it->inputs_per_output;
     RT_RETURN_IF(c->block[1] != 1 || c->block[2] != 1, RT_ERR_INTERNAL);
-    /* Exact rows (the kernels' row_start, row_store, exact_row): one kept
+    /* Exact rows (the kernels' row_starts, row_store, exact_row): one kept
        dim, whose stride starts each row; never the tile (it stages packed
        rows) nor the column kernel. The block kernel's own conditions
        below. */

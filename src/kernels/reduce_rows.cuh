@@ -152,9 +152,9 @@ template <typename Op> struct RowsReducer {
        first + (R - 1) step, 0 where ok[r] is false: straight on exact
        rows, through the output offsets' digits otherwise. The exact test
        is taken once for the R rows, so that the kernels' loads after it
-       go out back to back: with a test a row inside each row's load, as
-       row_start had it, ptxas put a branch and a reconvergence barrier
-       between the warp vector kernel's four loads (sm_90 SASS). */
+       go out back to back: with the test inside each row's load (before
+       bench/NOTES.md v1.41), ptxas put a branch and a reconvergence
+       barrier between the warp vector kernel's four loads (sm_90 SASS). */
     template <int R>
     __device__ void row_starts(uint32_t first, uint32_t step, const bool (&ok)[R],
                                int32_t (&row)[R]) const {
