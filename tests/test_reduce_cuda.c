@@ -442,6 +442,13 @@ static const rows_case k_rows[] = {
      false, false, 0, ROWS_BLOCK, 1},
     {"block var, L=3000, misaligned", RT_OP_VAR, RT_F32, RT_F32, 1, 4500, 3000, 3000, 2, false, false,
      1, ROWS_BLOCK, 1},
+    /* The scalar head and tail: up to 15 bytes at each end (from threads
+       0, 1, ... and the block's last threads), and f32 argmax, which folds
+       them before its vectors (reduce_rows.cuh EdgeAfterVectors). */
+    {"block i8 sum to i64, sliced 16390 of 16391, misaligned", RT_OP_SUM, RT_I8, RT_I64, 1, 4500,
+     16390, 16391, 5, false, false, 0, ROWS_BLOCK, 1},
+    {"block f32 argmax, sliced 4096 of 4097, misaligned", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 4500, 4096,
+     4097, 1, false, false, 0, ROWS_BLOCK, 1},
     /* var and std of aligned rows one batch covers exactly: two passes
        over registers and one block reduction of (mean, m2) pairs
        (tuned_rows.c two_pass), planned as on a GPU of SMALL_GPU_TEST_SMS

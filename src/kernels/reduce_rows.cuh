@@ -80,6 +80,20 @@ template <typename Op, int V> struct ShortRows {
     static constexpr int R = sizeof(OutState<Op>) > 8 || V > 1 ? 2 : 4;
 };
 
+/* Whether the block kernel's general path folds a row's scalar head or
+   tail element after the row's vectors (loaded before them either way).
+   Folded first, the value held its warp a memory round trip before the
+   first vector load (the sm_90 SASS: the FADD waited on the scalar LDG
+   ahead of the LDG.E.128s). Kept for (value, index) states of 4-byte values
+   at 4 vectors a thread, which spilled 12 bytes holding it under their
+   32 registers (-Xptxas -v, sm_90). */
+template <typename Op, int C> struct EdgeAfterVectors {
+    static constexpr bool value = true;
+};
+template <typename S, bool IsMax, int C> struct EdgeAfterVectors<ArgOp<S, IsMax>, C> {
+    static constexpr bool value = !(sizeof(S) == 4 && C == 4);
+};
+
 /* 16-byte loads per thread per batch of the tile copy: a tile of up to
    18 KiB over 128 threads is one batch (tuned_rows.c ROWS_TILE_BYTES). */
 constexpr int kTileBatch = 9;
@@ -469,11 +483,21 @@ template <typename Op> struct RowsReducer {
         const uint32_t head = vector_head<V>(data, L);
         const uint32_t nvec = (L - head) / V, tail = head + nvec * V;
         A acc[1] = {op.ident()};
-        /* Fewer than V elements at each end: one per thread. */
-        if (t < head)
-            acc[0] = op.reduce(acc[0], data[t], t);
-        if (tail + t < L)
-            acc[0] = op.reduce(acc[0], data[tail + t], tail + t);
+        /* Fewer than V elements at each end, one a thread: the head's to
+           threads 0, 1, ..., the tail's to the block's last threads (head
+           and L - tail are below V <= 16, the block whole warps, so no
+           thread gets both), loaded before the vectors and folded after
+           them (EdgeAfterVectors). H100, the 4096-of-4097-column slice,
+           edge_probe, 8 passes, us (bench/NOTES.md v1.42): 89.12 -> 88.91
+           a call after a sleep, 87.11 -> 86.89 back to back. */
+        const uint32_t back = nt - 1 - t;
+        const bool has_edge = t < head || back < L - tail;
+        const uint32_t edge_at = t < head ? t : tail + back;
+        S edge = S();
+        if (has_edge)
+            edge = data[edge_at];
+        if (!EdgeAfterVectors<Op, C>::value && has_edge)
+            acc[0] = op.reduce(acc[0], edge, edge_at);
         const Load *vec = reinterpret_cast<const Load *>(data + head);
         uint32_t j = t;
         for (; j + (C - 1) * nt < nvec; j += C * nt) {
@@ -507,6 +531,8 @@ template <typename Op> struct RowsReducer {
                 if (j + c * nt < nvec)
                     fold_vector(op, acc, v[c], head + (j + c * nt) * V, 0);
         }
+        if (EdgeAfterVectors<Op, C>::value && has_edge)
+            acc[0] = op.reduce(acc[0], edge, edge_at);
         Vec<A, 1> r;
         r.v[0] = acc[0];
         r = warps_reduce<Op, 1, true>(op, r, t, nt, smem, 0); /* smem's first use */
