@@ -461,13 +461,13 @@ template <typename Op> struct RowsReducer {
     /* Row blockIdx.x, read by the block's nt threads in aligned 16-byte
        vectors (scalar head and tail): thread t loads vectors t, t + nt,
        ..., C of them before any fold (a whole row in one batch when it has
-       C * nt vectors), a partial batch guarded, also at once; then the
-       warps' shuffles and one exchange through shared memory. One state
-       per thread: the lockstep states of the general kernel (min(V, vt0))
-       made bf16 sums spill under the 32-register bound with C = 2. The
-       full batches are unguarded: with every load guarded, amax of
-       [32768,4096] over dim 1 took 201 us against 187 unguarded (512
-       threads, H100, bench/NOTES.md v1.7). Exact rows (a.rows_exact:
+       C * nt vectors), a partial batch also at once; then the warps'
+       shuffles and one exchange through shared memory. One state per
+       thread: the lockstep states of the general kernel (min(V, vt0)) made
+       bf16 sums spill under the 32-register bound with C = 2. The loads of
+       a batch are unguarded: with every load guarded, amax of [32768,4096]
+       over dim 1 took 201 us against 187 unguarded (512 threads, H100,
+       bench/NOTES.md v1.7). Exact rows (a.rows_exact:
        aligned rows of C x nt vectors, one kept dim, an unsplit reduction)
        take exact_row instead. */
     template <int C> __device__ void block_row(char *smem) const {
@@ -510,13 +510,17 @@ template <typename Op> struct RowsReducer {
                 fold_vector(op, acc, v[c], head + (j + c * nt) * V, 0);
         }
         /* The partial batch: what is left of this thread's vectors lies
-           below j + (C - 1) * nt, so for 4- and 8-byte elements one guarded
-           batch loads it all at once (one at a time, each load waited on
-           before the next, rows of 5000-6000 floats took 20% longer as
-           var than as sums and f64 rows of 4000 79%, H100, bench/NOTES.md
-           v1.30). Byte and 16-bit elements keep one at a time: their
-           widened values spilled 8-168 bytes under the 32-register bound
-           with C = 4 (-Xptxas -v, sm_90). */
+           below j + (C - 1) * nt. For 4- and 8-byte elements one batch
+           loads it all at once: its slots past nvec reload vector j (this
+           thread's own, below nvec) and are not folded, so that no load is
+           guarded: guarded, ptxas folded the first vectors before it issued
+           the rest, two memory round trips (the sm_90 SASS; times in
+           bench/NOTES.md v1.42). One at a time, each load
+           waited on before the next, rows of 5000-6000 floats took 20%
+           longer as var than as sums and f64 rows of 4000 79% (H100,
+           bench/NOTES.md v1.30). Byte and 16-bit elements keep one at a
+           time: their widened values spilled 8-168 bytes under the
+           32-register bound with C = 4 (-Xptxas -v, sm_90). */
         if constexpr (sizeof(S) < 4) {
             for (; j < nvec; j += nt)
                 fold_vector(op, acc, load_stream(&vec[j]), head + j * V, 0);
@@ -524,8 +528,7 @@ template <typename Op> struct RowsReducer {
             Load v[C];
 #pragma unroll
             for (int c = 0; c < C; c++)
-                if (j + c * nt < nvec)
-                    v[c] = load_stream(&vec[j + c * nt]);
+                v[c] = load_stream(&vec[j + c * nt < nvec ? j + c * nt : j]);
 #pragma unroll
             for (int c = 0; c < C; c++)
                 if (j + c * nt < nvec)
