@@ -449,9 +449,9 @@ static const rows_case k_rows[] = {
      16390, 16391, 5, false, false, 0, ROWS_BLOCK, 1},
     {"block f32 argmax, sliced 4096 of 4097, misaligned", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 4500, 4096,
      4097, 1, false, false, 0, ROWS_BLOCK, 1},
-    /* Partial batches on every thread (1250 vectors over 512 x 4 slots;
-       2500 over 512 x 4 of 8-byte values): the slots past the row reload
-       the thread's first vector and are not folded (block_row). */
+    /* Partial batches on every thread (about 1250 vectors over 512 x 4
+       slots): the slots past the row reload the thread's first vector and
+       are not folded (block_row). */
     {"block f32 sum, L=5000, partial batches", RT_OP_SUM, RT_F32, RT_F32, 1, 4500, 5000, 5000, 0,
      false, false, 0, ROWS_BLOCK, 1},
     {"block f32 argmax, L=5001, partial batches", RT_OP_ARGMAX, RT_F32, RT_I64, 1, 4500, 5001, 5001, 0,
