@@ -514,8 +514,12 @@ template <typename Op> struct RowsReducer {
            loads it all at once: its slots past nvec reload vector j (this
            thread's own, below nvec) and are not folded, so that no load is
            guarded: guarded, ptxas folded the first vectors before it issued
-           the rest, two memory round trips (the sm_90 SASS; times in
-           bench/NOTES.md v1.42). One at a time, each load
+           the rest, two memory round trips (the sm_90 SASS). H100, sums
+           over dim 1, bench/var_rows.py, us (bench/NOTES.md v1.42): f32
+           [16384,5000] 120.6 -> 107.1, f64 [16384,4000] 197.0 -> 170.3.
+           Welford's states keep guarded loads: with the reloads f64 var of
+           [16384,2049] ran 11% slower, though its rows never take this
+           batch (not understood). One at a time, each load
            waited on before the next, rows of 5000-6000 floats took 20%
            longer as var than as sums and f64 rows of 4000 79% (H100,
            bench/NOTES.md v1.30). Byte and 16-bit elements keep one at a
@@ -527,8 +531,14 @@ template <typename Op> struct RowsReducer {
         } else if (j < nvec) {
             Load v[C];
 #pragma unroll
-            for (int c = 0; c < C; c++)
-                v[c] = load_stream(&vec[j + c * nt < nvec ? j + c * nt : j]);
+            for (int c = 0; c < C; c++) {
+                if constexpr (IsWelford<Op>::value) {
+                    if (j + c * nt < nvec)
+                        v[c] = load_stream(&vec[j + c * nt]);
+                } else {
+                    v[c] = load_stream(&vec[j + c * nt < nvec ? j + c * nt : j]);
+                }
+            }
 #pragma unroll
             for (int c = 0; c < C; c++)
                 if (j + c * nt < nvec)
