@@ -510,21 +510,23 @@ template <typename Op> struct RowsReducer {
                 fold_vector(op, acc, v[c], head + (j + c * nt) * V, 0);
         }
         /* The partial batch: what is left of this thread's vectors lies
-           below j + (C - 1) * nt. For 4- and 8-byte elements one batch
-           loads it all at once: its slots past nvec reload vector j (this
-           thread's own, below nvec) and are not folded, so that no load is
-           guarded: guarded, ptxas folded the first vectors before it issued
-           the rest, two memory round trips (the sm_90 SASS). H100, sums
-           over dim 1, bench/var_rows.py, us (bench/NOTES.md v1.42): f32
-           [16384,5000] 120.6 -> 107.1, f64 [16384,4000] 197.0 -> 170.3.
-           Welford's states keep guarded loads: with the reloads f64 var of
-           [16384,2049] ran 11% slower, though its rows never take this
-           batch (not understood). One at a time, each load
-           waited on before the next, rows of 5000-6000 floats took 20%
-           longer as var than as sums and f64 rows of 4000 79% (H100,
-           bench/NOTES.md v1.30). Byte and 16-bit elements keep one at a
-           time: their widened values spilled 8-168 bytes under the
-           32-register bound with C = 4 (-Xptxas -v, sm_90). */
+           below j + (C - 1) * nt.
+           - 4- and 8-byte elements: one batch loads it all at once (one
+             at a time, each load waited on before the next, rows of
+             5000-6000 floats took 20% longer as var than as sums and f64
+             rows of 4000 79%, H100, bench/NOTES.md v1.30). Its slots past
+             nvec reload vector j (this thread's own, below nvec) and are
+             not folded, so that no load is guarded: guarded, ptxas folded
+             the first vectors before it issued the rest, two memory round
+             trips (the sm_90 SASS). H100, sums over dim 1,
+             bench/var_rows.py, us (v1.42): f32 [16384,5000] 120.6 ->
+             107.1, f64 [16384,4000] 197.0 -> 170.3.
+           - Welford's states keep the guarded loads: with the reloads f64
+             var of [16384,2049] ran 11% slower, though its rows never take
+             this batch (v1.42, not understood).
+           - Byte and 16-bit elements keep one at a time: their widened
+             values spilled 8-168 bytes under the 32-register bound with
+             C = 4 (-Xptxas -v, sm_90). */
         if constexpr (sizeof(S) < 4) {
             for (; j < nvec; j += nt)
                 fold_vector(op, acc, load_stream(&vec[j]), head + j * V, 0);
