@@ -89,15 +89,23 @@ bool rt__tensor_self_overlaps(const rt_tensor *t) {
     return false;
 }
 
-bool rt__tensor_byte_range(const rt_tensor *t, uintptr_t *first, uintptr_t *last) {
+rt_status rt__tensor_byte_range(const rt_tensor *t, bool *present, uintptr_t *first,
+                                uintptr_t *last) {
     int64_t lo, hi;
-    if (t->data == NULL || tensor_is_empty(t) || rt__tensor_offsets(t, &lo, &hi) != RT_OK)
-        return false;
-    int64_t size = (int64_t)rt_dtype_size(t->dtype);
-    /* Unsigned arithmetic: adding a negative offset wraps to a subtraction
-       without forming an out-of-object pointer. */
-    uintptr_t base = (uintptr_t)t->data;
-    *first = base + (uintptr_t)(lo * size);
-    *last = base + (uintptr_t)(hi * size + size - 1);
-    return true;
+    *present = false;
+    if (t->data == NULL || tensor_is_empty(t))
+        return RT_OK;
+    RT_FORWARD_IF_ERROR(rt__tensor_offsets(t, &lo, &hi));
+    const int64_t size = (int64_t)rt_dtype_size(t->dtype);
+    /* Bytes below and above data, as unsigned magnitudes (lo * size may be
+       INT64_MIN); both fit int64 (rt__tensor_offsets). */
+    const uint64_t down = 0u - (uint64_t)(lo * size), up = (uint64_t)(hi * size + size - 1);
+    const uint64_t base = (uint64_t)(uintptr_t)t->data;
+    /* A range that wraps around the address space holds no memory, and
+       its ends would compare the wrong way in the overlap test. */
+    RT_RETURN_IF(down > base || up > (uint64_t)UINTPTR_MAX - base, RT_ERR_OVERFLOW);
+    *first = (uintptr_t)(base - down);
+    *last = (uintptr_t)(base + up);
+    *present = true;
+    return RT_OK;
 }

@@ -51,13 +51,19 @@ rt_status rt__tensor_offsets(const rt_tensor *t, int64_t *lo, int64_t *hi);
  * True when two different index tuples of t could address the same
  * element. A sufficient test, not an exact one: dims of extent > 1 sorted by
  * |stride| must each step past everything the smaller dims reach. Exotic
- * layouts that interleave without colliding are rejected too; no real
- * tensor runtime produces them. t must have passed rt__tensor_offsets.
+ * layouts that interleave without colliding (extents {3, 2}, strides
+ * {2, 3}) are rejected too; no real tensor runtime produces them, and
+ * include/reduce_tensor.h states the rule. t must have passed
+ * rt__tensor_offsets.
  */
 bool rt__tensor_self_overlaps(const rt_tensor *t);
 
-/* The first and last byte t touches, as integers. False (nothing written)
-   for an empty tensor or NULL data. t must have passed rt__tensor_offsets. */
-bool rt__tensor_byte_range(const rt_tensor *t, uintptr_t *first, uintptr_t *last);
+/* The first and last byte t touches, as integers, with *present true; or
+   *present false for an empty tensor or NULL data. Fails with
+   RT_ERR_OVERFLOW when the range wraps around the address space (data
+   plus the lowest offset below 0, or plus the highest past UINTPTR_MAX):
+   no memory is there. t must be structurally valid. */
+rt_status rt__tensor_byte_range(const rt_tensor *t, bool *present, uintptr_t *first,
+                                uintptr_t *last);
 
 #endif /* RT_CORE_H */

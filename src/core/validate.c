@@ -5,8 +5,9 @@
  *
  * Order: NULL arguments; ndims; rank, extents and dtype of every tensor;
  * op; dims; int64 overflow; op vs input dtype; output dtype; output shape;
- * indices; op parameters and policy; self-overlap; overlap between tensors;
- * NULL data; empty min/max; where the memory lives.
+ * indices; op parameters and policy; self-overlap; address ranges that
+ * wrap, then overlap between tensors; NULL data; empty min/max; where the
+ * memory lives.
  */
 #include <math.h>
 
@@ -76,13 +77,14 @@ static rt_status check_params(const rt_reduce_args *args) {
  * ranges [first, last], not on elements: conservative, so an output
  * interleaved with the input without sharing an element (e.g. the even and
  * odd elements of one buffer) is rejected too. Tensors with NULL data are
- * skipped here; the NULL-data check right after reports them.
+ * skipped here; the NULL-data check right after reports them. A tensor
+ * whose range wraps around the address space is RT_ERR_OVERFLOW, first.
  */
 static rt_status check_overlap(const operands *ops) {
     uintptr_t first[3], last[3];
     bool present[3];
     for (int i = 0; i < ops->count; i++)
-        present[i] = rt__tensor_byte_range(ops->t[i], &first[i], &last[i]);
+        RT_FORWARD_IF_ERROR(rt__tensor_byte_range(ops->t[i], &present[i], &first[i], &last[i]));
     /* t[0] is the input; every pair that includes an output is checked. */
     for (int i = 1; i < ops->count; i++)
         for (int j = 0; j < i; j++)
