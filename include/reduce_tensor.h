@@ -95,8 +95,8 @@ typedef enum rt_policy {
     X(RT_ERR_OUT_SHAPE, 6, "the output's shape is not the one rt_reduce_shape gives")     \
     X(RT_ERR_OUT_DTYPE, 7, "the output's dtype is not allowed for this op and input")      \
     X(RT_ERR_OVERLAP, 8, "an output overlaps the input or another output")                 \
-    X(RT_ERR_SELF_OVERLAP, 9, "an output's strides make two elements share memory")        \
-    X(RT_ERR_OVERFLOW, 10, "a shape product or byte span overflows int64")                \
+    X(RT_ERR_SELF_OVERLAP, 9, "an output's strides may make two elements share memory")    \
+    X(RT_ERR_OVERFLOW, 10, "a shape product, byte span or address range overflows")       \
     X(RT_ERR_UNSUPPORTED, 11, "this op is not defined for this input dtype")               \
     X(RT_ERR_EMPTY_REDUCTION, 12, "min/max/argmin/argmax over a reduced dim of size 0")    \
     X(RT_ERR_BAD_DTYPE, 13, "a dtype value is not one of rt_dtype")                       \
@@ -219,10 +219,17 @@ void rt_reduce_args_init(rt_reduce_args *args);
  * Reduces args->in over args->dims into args->out (and args->indices).
  *
  * out must describe a tensor of exactly the shape rt_reduce_shape() gives
- * for (in, dims, ndims, keepdim), with any strides under which its elements
- * do not share memory, not overlapping the input. Its dtype must be allowed
- * for (op, in->dtype): see rt_reduce_out_dtype_ok(). The library never
- * allocates outputs.
+ * for (in, dims, ndims, keepdim), not overlapping the input, with strides
+ * under which no two of its elements can share memory. The test of that
+ * is sufficient, not exact: its dims of extent > 1, sorted by |stride|,
+ * must each step past the largest offset the dims before them reach.
+ * Every permutation, slice or flip of a dense tensor passes; an
+ * interleaved layout that happens never to collide (extents {3, 2},
+ * strides {2, 3}) is refused with RT_ERR_SELF_OVERLAP. Its dtype must be
+ * allowed for (op, in->dtype): see rt_reduce_out_dtype_ok(). The library
+ * never allocates outputs. Every tensor's addresses, data plus each
+ * element's offset, must lie in the address space (RT_ERR_OVERFLOW
+ * otherwise).
  *
  * Reducing over an empty dim gives the op's identity (sum 0, prod 1, any
  * false, all true, norm 0), NaN for mean and var/std, and RT_ERR_EMPTY_REDUCTION
