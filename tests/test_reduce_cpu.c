@@ -351,6 +351,35 @@ static void test_integer_wrap(void **state)
     assert_true(rt_small_reduce(ctx, RT_OP_SUM, RT_U8, RT_BOOL, ones, 256, 1, 0).bits == 0);
 }
 
+/* Over 2^31 elements (DESIGN.md: such tensors must give the right answer),
+   from a few bytes through zero strides, on 2 threads, so the reduced range
+   is split and the partials merged past INT32_MAX: a count, and an index.
+   About 6 s on one core; RT_TEST_BIG=0 skips it (as the GPU split tests). */
+static void test_over_2_31_elements(void **state)
+{
+    (void)state;
+    const char *big = getenv("RT_TEST_BIG");
+    if (big != NULL && strcmp(big, "0") == 0) {
+        print_message("RT_TEST_BIG=0: tensors over 2^31 elements not run\n");
+        return;
+    }
+    const int64_t n = (INT64_C(1) << 31) + 3;
+    rt_context *ctx = cpu_ctx(2);
+    unsigned char one = 1;
+    int64_t count = 0;
+    rt_tensor ones = {&one, RT_BOOL, 1, {n}, {0}}, cnt = {&count, RT_I64, 0, {0}, {0}};
+    assert_int_equal(reduce_tensor(ctx, RT_OP_SUM, &ones, NULL, 0, false, &cnt), RT_OK);
+    assert_true(count == n);
+    /* [2, n] over every dim: element (i, j) is x[i], so the first 2 is at
+       flat index n, in the second thread's half. */
+    float x[2] = {1.0f, 2.0f};
+    int64_t at = -1;
+    rt_tensor in = {x, RT_F32, 2, {2, n}, {1, 0}}, idx = {&at, RT_I64, 0, {0}, {0}};
+    assert_int_equal(reduce_tensor(ctx, RT_OP_ARGMAX, &in, NULL, 0, false, &idx), RT_OK);
+    assert_true(at == n);
+    rt_context_destroy(ctx);
+}
+
 static void test_half_conversions(void **state)
 {
     (void)state;
@@ -540,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_norms),
         cmocka_unit_test(test_any_all),
         cmocka_unit_test(test_integer_wrap),
+        cmocka_unit_test(test_over_2_31_elements),
         cmocka_unit_test(test_zero_dim),
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_f64_accuracy),
