@@ -188,7 +188,10 @@ int rt_ref_compute(const rt_case *c, rt_ref *r)
             off += (t % c->in.shape[kept[i]]) * c->in.strides[kept[i]];
             t /= c->in.shape[kept[i]];
         }
-        w.base = (const unsigned char *)c->in.data + off * (int64_t)rt_elem_size(c->in.dtype);
+        /* An empty input may have no data at all (NULL): nothing is read. */
+        w.base = c->in.data == NULL ? NULL
+                                    : (const unsigned char *)c->in.data +
+                                          off * (int64_t)rt_elem_size(c->in.dtype);
         if (extreme) {
             int64_t k = winner(&w, op == RT_OP_MAX || op == RT_OP_ARGMAX);
             r->index[o] = k;

@@ -47,12 +47,17 @@ fz_span fz_tensor_span(const rt_tensor *t) {
     fz_span s = {0, 0};
     if (fz_tensor_empty(t))
         return s;
+    /* A reach is at most 2^63 x 2^63; sixteen of them could pass 2^127,
+       so the sums saturate at 2^100, far past anything int64 holds. */
+    const __int128 cap = (__int128)1 << 100;
     for (int d = 0; d < t->ndim; d++) {
         const __int128 reach = (__int128)(t->shape[d] - 1) * t->strides[d];
         if (reach >= 0)
-            s.hi += reach;
+            s.hi = s.hi + (reach < cap ? reach : cap);
         else
-            s.lo += reach;
+            s.lo = s.lo + (reach > -cap ? reach : -cap);
+        s.hi = s.hi < cap ? s.hi : cap;
+        s.lo = s.lo > -cap ? s.lo : -cap;
     }
     return s;
 }
@@ -64,8 +69,8 @@ static bool tensor_fits(const rt_tensor *t) {
         return false;
     const fz_span s = fz_tensor_span(t);
     const __int128 size = (__int128)rt_dtype_size(t->dtype);
-    /* reaches of one dim are at most 2^63 x 2^63: within 128 bits, and
-       the sums of 16 of them too. */
+    /* The ends saturate at 2^100 (fz_tensor_span): times 8, still far
+       inside 128 bits. */
     return fits_i64(s.lo) && fits_i64(s.hi) && fits_i64((s.hi - s.lo + 1) * size) &&
            fits_i64(s.lo * size) && fits_i64(s.hi * size + size);
 }

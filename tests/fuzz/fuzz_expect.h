@@ -24,7 +24,8 @@
 #include "reduce_tensor.h"
 
 /* The element offsets [lo, hi] a tensor reaches from its element
-   [0, ..., 0] (0 and 0 for an empty one), exact. */
+   [0, ..., 0] (0 and 0 for an empty one), exact up to 2^100 in magnitude,
+   saturated there. */
 typedef struct fz_span {
     __int128 lo, hi;
 } fz_span;
