@@ -411,6 +411,53 @@ static void test_split_at_int32(void **state) {
     free(rec.v);
 }
 
+/* An index-tracking reduction whose reach at fault is a logically faster
+   reduced dim: amax with indices over dims 0 and 1 of a [211, 7, 2^21] f32
+   view with strides [1, 2^21 x 211, 211] (dim 1 slowest in memory). Only
+   the slowest reduced dim may be halved while it is open, and halving the
+   kept dim (the largest reach the rule allowed) never shrinks dim 1's 10
+   GB: that split asked for ~10^9 pieces (found by test_cuda_plan). Now
+   dim 0 is halved on the way to dim 1: 211 x 7 pieces of one element of
+   each reduced dim. */
+static void test_split_index_faster_dim(void **state) {
+    (void)state;
+    const int64_t k = (int64_t)1 << 21;
+    rt_tensor in;
+    memset(&in, 0, sizeof in);
+    in.data = (void *)FAKE_BASE;
+    in.dtype = RT_F32;
+    in.ndim = 3;
+    in.shape[0] = 211;
+    in.shape[1] = 7;
+    in.shape[2] = k;
+    in.strides[0] = 1;
+    in.strides[1] = k * 211;
+    in.strides[2] = 211;
+    int64_t out_full[] = {0, 0, 1};
+    rt__iter it;
+    rt__iter_build_raw(&in, out_full, 4, 3u, true, &it);
+    assert_false(rt__iter_fits(&it, 0));
+    recorder rec = {0};
+    rec.fail_at = 5000; /* the old split would run on for hours */
+    assert_int_equal(rt__iter_for_each_piece(&it, 0, record, &rec), RT_OK);
+    assert_int_equal(rec.n, 211 * 7);
+    int64_t elements = 0;
+    for (int p = 0; p < rec.n; p++) {
+        const rt__iter *pc = &rec.v[p].piece;
+        assert_true(rt__iter_fits(pc, 0));
+        assert_int_equal(pc->inputs_per_output, 1);
+        assert_int_equal(pc->num_outputs, k);
+        /* piece p is element (dim 0 = p / 7, dim 1 = p % 7): logical
+           index (p / 7) * 7 + p % 7 = p, in reduce order */
+        assert_int_equal(pc->index_base, p);
+        assert_int_equal(rec.v[p].first, p == 0);
+        assert_int_equal(rec.v[p].last, p == rec.n - 1);
+        elements += pc->num_outputs;
+    }
+    assert_int_equal(elements, 211 * 7 * k);
+    free(rec.v);
+}
+
 /* ---- edges ---- */
 
 static void test_callback_error_stops(void **state) {
@@ -467,6 +514,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fits),
         cmocka_unit_test(test_split_at_int32),
+        cmocka_unit_test(test_split_index_faster_dim),
         cmocka_unit_test(test_callback_error_stops),
         cmocka_unit_test(test_empty_and_scalar),
         cmocka_unit_test(test_random_splits),

@@ -54,9 +54,15 @@ bool rt__iter_fits(const rt__iter *it, int64_t limit) {
 
 /* The dim to halve: the largest (extent-1)*|stride| over operands, ties to
    the slower dim (PyTorch's get_dim_to_split). For an index-tracking iter a
-   reduced dim is eligible only when every slower reduced dim has extent 1:
-   then the faster reduced dims are whole in both halves, and a piece's
+   reduced dim may be halved only when every slower reduced dim has extent
+   1: then the faster reduced dims are whole in both halves, and a piece's
    linear reduced index is the logical one minus a constant (index_base).
+   So when the largest reach is a faster reduced dim, the slowest reduced
+   dim of extent > 1 is halved first, on the way to it. (Choosing the
+   largest among the dims allowed instead halved kept dims that did not
+   shrink the reach at fault until each was 1: an amax with indices over
+   dims 0 and 1 of a [211, 7, 2^21] f32 view with strides [1, 2^21 x 211,
+   211] asked for some 10^9 pieces, found by tests/test_cuda_plan.c.)
    Returns -1 when no dim has extent >= 2. */
 static int dim_to_split(const rt__iter *it) {
     int slowest_open = -1; /* slowest reduced dim with extent > 1 */
@@ -67,8 +73,6 @@ static int dim_to_split(const rt__iter *it) {
     int64_t best_reach = -1;
     for (int d = it->ndim - 1; d >= 0; d--) {
         if (it->shape[d] < 2)
-            continue;
-        if (it->tracks_index && d < it->num_reduce_dims && d != slowest_open)
             continue;
         for (int op = 0; op < RT__ITER_MAX_OPERANDS; op++) {
             if (it->elem_size[op] == 0)
@@ -81,6 +85,8 @@ static int dim_to_split(const rt__iter *it) {
             }
         }
     }
+    if (it->tracks_index && best >= 0 && best < it->num_reduce_dims)
+        return slowest_open;
     return best;
 }
 
