@@ -1,0 +1,433 @@
+/*
+ * The CUDA backend's planning, whole, on random problems: host code, so it
+ * runs in every CUDA build, with or without a GPU. A problem is validated
+ * (rt__problem_init), built into its iteration space (src/iter), cut into
+ * the pieces that fit 32-bit indexing, with the ACC operand when a reduced
+ * dim is cut (as cuda_exec.c's run_split does), and every piece is planned
+ * by both policies on several device models (src/config). What must hold
+ * for every piece, whatever the shape, strides, dtypes and op:
+ *  - the config computes (RT_OK) and records its policy; COMPAT picks the
+ *    general kernel;
+ *  - the launch check (rt__cuda_check_config, cuda_args.c) passes it: a
+ *    config the check refuses reaches the user as RT_ERR_INTERNAL;
+ *  - its dynamic shared memory fits the device's default limit;
+ *  - its staging and semaphores are non-negative and none without a
+ *    cross-block combine (an all-zero config then needs no workspace).
+ * The kernels' own results for such plans are test_reduce_cuda's; this
+ * test reaches the shapes a GPU test cannot afford (up to 2^35 elements,
+ * every rule of TUNED) at host speed.
+ *
+ * The tensors are descriptors only: their data addresses are far apart
+ * numbers that are never dereferenced, aligned as allocations are and
+ * then moved by whole elements.
+ *
+ * RT_TEST_CASES (default 6000) sets the number of problems; RT_TEST_TRACE
+ * set prints each before it is planned.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "cuda_args.h"
+#include "rt_cases.h"
+#include "rt_internal.h"
+#include "rt_rng.h"
+
+/* Where the fake tensors live: 2^44 bytes apart, so that no span reaches
+   another tensor (spans stay under 2^40 bytes here). */
+#define BASE_IN ((uintptr_t)1 << 44)
+#define BASE_OUT ((uintptr_t)2 << 44)
+#define BASE_IDX ((uintptr_t)3 << 44)
+#define BASE_ACC ((uintptr_t)4 << 44)
+/* The most elements an input gets: past 2^31, so that pieces are cut. */
+#define MAX_ELEMS ((int64_t)1 << 35)
+
+static int64_t pick_extent(rt_rng *r) {
+    const double u = rt_rng_unit(r);
+    if (u < 0.15)
+        return 1;
+    if (u < 0.45)
+        return rt_rng_range(r, 2, 8);
+    if (u < 0.75)
+        return rt_rng_range(r, 9, 300);
+    if (u < 0.95)
+        return rt_rng_range(r, 301, 20000);
+    return rt_rng_range(r, 20001, (int64_t)1 << 22);
+}
+
+/* A row length near the kernels' boundaries: short rows, a warp's, whole
+   vectors and one more or less, powers of two. */
+static int64_t pick_row(rt_rng *r) {
+    static const int64_t edges[] = {1,   2,   3,   4,   5,    7,    8,    9,    16,    31,
+                                    32,  33,  64,  96,  97,   100,  127,  128,  129,   160,
+                                    161, 255, 256, 257, 1000, 1023, 1024, 1025, 2048,  2049,
+                                    4095, 4096, 4097, 5000, 8192, 16384, 32768, 65536, 262144};
+    if (rt_rng_chance(r, 0.6))
+        return edges[rt_rng_range(r, 0, (int64_t)(sizeof edges / sizeof edges[0]) - 1)];
+    return pick_extent(r);
+}
+
+/* Halves the largest extent until the element count is at most max. */
+static void cap_elems(int ndim, int64_t *shape, int64_t max) {
+    for (;;) {
+        int64_t n = 1;
+        int big = 0;
+        for (int d = 0; d < ndim; d++) {
+            n = shape[d] == 0 || n > max ? n : n * shape[d];
+            big = shape[d] > shape[big] ? d : big;
+        }
+        if (n <= max || ndim == 0)
+            return;
+        shape[big] = (shape[big] + 1) / 2;
+    }
+}
+
+/* Strides (elements) for extents shape: the dims in a random memory order
+   (row-major more often than not), some with gaps, some broadcast (only
+   when `broadcast`) or walking backwards (when `negative`). Returns the
+   lowest element offset the strides reach (<= 0). */
+static int64_t make_strides(rt_rng *r, int ndim, const int64_t *shape, bool broadcast,
+                            bool negative, int64_t *strides) {
+    int order[RT_MAX_DIMS];
+    for (int d = 0; d < ndim; d++)
+        order[d] = ndim - 1 - d; /* fastest first: row-major */
+    if (rt_rng_chance(r, 0.4))
+        for (int i = ndim - 1; i > 0; i--) {
+            const int j = (int)rt_rng_range(r, 0, i), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+    int64_t next = 1, low = 0;
+    for (int i = 0; i < ndim; i++) {
+        const int d = order[i];
+        strides[d] = next;
+        const double u = rt_rng_unit(r);
+        int64_t span = next * (shape[d] > 0 ? shape[d] : 1);
+        if (u < 0.12)
+            span += rt_rng_range(r, 1, 3) * next; /* a sliced dim: a gap after it */
+        else if (u < 0.18)
+            span *= 2;
+        next = span;
+        if (broadcast && shape[d] > 1 && rt_rng_chance(r, 0.08))
+            strides[d] = 0;
+        if (negative && shape[d] > 1 && rt_rng_chance(r, 0.1)) {
+            strides[d] = -strides[d];
+            low += (shape[d] - 1) * strides[d];
+        }
+    }
+    return low;
+}
+
+typedef struct problem {
+    rt_op op;
+    rt_tensor in, out, idx;
+    bool has_idx;
+    int dims[RT_MAX_DIMS];
+    int ndims;
+    bool keepdim;
+    double p;
+} problem;
+
+static rt_dtype pick_dtype(rt_rng *r, rt_op op) {
+    for (;;) {
+        const rt_dtype dt = (rt_dtype)rt_rng_range(r, 0, RT_DTYPE_COUNT - 1);
+        if (rt_case_op_allowed(op, dt))
+            return dt;
+    }
+}
+
+static rt_dtype pick_out_dtype(rt_rng *r, rt_op op, rt_dtype in) {
+    rt_dtype out;
+    assert_int_equal(rt_reduce_default_dtype(op, in, &out), RT_OK);
+    if (rt_rng_chance(r, 0.7))
+        return out;
+    rt_dtype allowed[RT_DTYPE_COUNT];
+    int n = 0;
+    for (int d = 0; d < RT_DTYPE_COUNT; d++)
+        if (rt_reduce_out_dtype_ok(op, in, (rt_dtype)d))
+            allowed[n++] = (rt_dtype)d;
+    return n > 0 ? allowed[rt_rng_range(r, 0, n - 1)] : out;
+}
+
+/* A compact output of shape (ndim, shape), dims in a random order, some
+   walking backwards, at base moved by a few elements. */
+static void make_output(rt_rng *r, rt_dtype dt, int ndim, const int64_t *shape, uintptr_t base,
+                        rt_tensor *t) {
+    memset(t, 0, sizeof *t);
+    t->dtype = dt;
+    t->ndim = ndim;
+    memcpy(t->shape, shape, (size_t)ndim * sizeof shape[0]);
+    const int64_t low = make_strides(r, ndim, shape, false, true, t->strides);
+    const int64_t shift = rt_rng_chance(r, 0.8) ? 0 : rt_rng_range(r, 1, 7);
+    t->data = (void *)(base + (uintptr_t)((shift - low) * (int64_t)rt_dtype_size(dt)));
+}
+
+static void make_problem(rt_rng *r, problem *pb) {
+    memset(pb, 0, sizeof *pb);
+    pb->op = (rt_op)rt_rng_range(r, 0, RT_OP_COUNT - 1);
+    const rt_dtype dt = pick_dtype(r, pb->op);
+    rt_tensor *in = &pb->in;
+    in->dtype = dt;
+
+    const double kind = rt_rng_unit(r);
+    if (kind < 0.2) { /* rows: [M, L] over dim 1 */
+        in->ndim = 2;
+        in->shape[1] = pick_row(r);
+        in->shape[0] = pick_extent(r) * (rt_rng_chance(r, 0.5) ? 64 : 1);
+        pb->dims[pb->ndims++] = 1;
+    } else if (kind < 0.35) { /* columns: [L, M] over dim 0 */
+        in->ndim = 2;
+        in->shape[0] = pick_row(r);
+        in->shape[1] = pick_row(r);
+        pb->dims[pb->ndims++] = 0;
+    } else if (kind < 0.45) { /* a full reduction of one run */
+        in->ndim = 1;
+        in->shape[0] = rt_rng_chance(r, 0.5) ? pick_row(r) : ((int64_t)1 << rt_rng_range(r, 8, 34));
+    } else { /* anything: rank 1-6, random dims */
+        in->ndim = (int)rt_rng_range(r, 1, 6);
+        for (int d = 0; d < in->ndim; d++)
+            in->shape[d] = pick_extent(r);
+        for (int d = 0; d < in->ndim; d++)
+            if (rt_rng_chance(r, 0.5))
+                pb->dims[pb->ndims++] = rt_rng_chance(r, 0.2) ? d - in->ndim : d;
+    }
+    /* No empty dims: those never reach a kernel (test_reduce_cuda's
+       fills cover them). */
+    cap_elems(in->ndim, in->shape, MAX_ELEMS);
+    const int64_t low = make_strides(r, in->ndim, in->shape, true, true, in->strides);
+    const int64_t shift = rt_rng_chance(r, 0.7) ? 0 : rt_rng_range(r, 1, 7);
+    in->data = (void *)(BASE_IN + (uintptr_t)((shift - low) * (int64_t)rt_dtype_size(dt)));
+
+    pb->keepdim = rt_rng_chance(r, 0.3);
+    int out_ndim;
+    int64_t out_shape[RT_MAX_DIMS];
+    assert_int_equal(rt_reduce_shape(in, pb->dims, pb->ndims, pb->keepdim, &out_ndim, out_shape),
+                     RT_OK);
+    make_output(r, pick_out_dtype(r, pb->op, dt), out_ndim, out_shape, BASE_OUT, &pb->out);
+    pb->has_idx = (pb->op == RT_OP_MIN || pb->op == RT_OP_MAX) && rt_rng_chance(r, 0.3);
+    if (pb->has_idx)
+        make_output(r, RT_I64, out_ndim, out_shape, BASE_IDX, &pb->idx);
+    static const double ps[] = {2.0, 1.0, 0.0, 3.0, 0.5, INFINITY, -INFINITY, -1.5};
+    pb->p = ps[rt_rng_range(r, 0, (int64_t)(sizeof ps / sizeof ps[0]) - 1)];
+}
+
+/* ---- planning ------------------------------------------------------------ */
+
+typedef struct planner {
+    const rt__op_traits *traits;
+    const rt__device_props *dev;
+    unsigned kinds_off;
+    bool partial; /* some piece has first or last false */
+    int pieces;
+    bool capped; /* stopped at MAX_PIECES */
+    char *where; /* the problem, for messages */
+} planner;
+
+/* Pieces planned of one problem at most. An index-tracking reduction
+   (argmin/argmax, min/max with indices) may only halve its slowest reduced
+   dim of extent > 1 (src/iter/split.c), so one whose reach at fault is a
+   logically faster reduced dim is cut into as many pieces as the slower
+   reduced extents multiply to: argmax over every dim of a bf16 [588, 44,
+   179, 8, 535] view, 2 x 10^9 elements with the last dim slowest in memory,
+   is some 3.7 x 10^7 x 32 pieces. The test plans the first MAX_PIECES of
+   such a problem and counts it (README, "Tensors over 2^31 elements"). */
+#define MAX_PIECES 20000
+
+static rt_status plan_piece(void *user, const rt__iter *piece, bool first, bool last) {
+    planner *pl = user;
+    pl->partial = pl->partial || !first || !last;
+    if (++pl->pieces > MAX_PIECES) {
+        pl->capped = true;
+        return RT_ERR_INTERNAL; /* stops the walk; plan_problem knows why */
+    }
+    if (piece->num_outputs == 0 || piece->inputs_per_output == 0)
+        return RT_OK;
+    if (!rt__iter_fits(piece, 0)) {
+        char js[1024];
+        rt__iter_to_json(piece, js, sizeof js);
+        fail_msg("a piece past 32-bit indexing, %s, of %s", js, pl->where);
+    }
+    const rt_policy policies[] = {RT_POLICY_COMPAT, RT_POLICY_TUNED};
+    for (int k = 0; k < 2; k++) {
+        rt__launch_config c;
+        const rt_status s = rt__config_compute_without(piece, pl->traits, pl->dev, policies[k],
+                                                       pl->kinds_off, &c);
+        if (s != RT_OK)
+            fail_msg("config %d: %s for %s", (int)policies[k], rt_status_name(s), pl->where);
+        assert_int_equal(c.policy, policies[k]);
+        if (policies[k] == RT_POLICY_COMPAT)
+            assert_int_equal(c.kernel, RT__KERNEL_GENERAL);
+        const rt_status chk = rt__cuda_check_config(piece, pl->traits, &c);
+        if (chk != RT_OK) {
+            char cfg[1024];
+            rt__config_to_json(&c, cfg, sizeof cfg);
+            fail_msg("launch check refuses policy %d's config {%s} for %s (piece %d%s%s)",
+                     (int)policies[k], cfg, pl->where, pl->pieces, first ? "" : ", not first",
+                     last ? "" : ", not last");
+        }
+        const int64_t shared = rt__cuda_shared_bytes(&c, pl->traits->acc_size);
+        const int64_t staging = rt__cuda_staging_bytes(&c, pl->traits->acc_size);
+        const int64_t sems = rt__cuda_semaphores(&c);
+        assert_true(shared >= 0 && shared <= pl->dev->shared_mem_per_block);
+        assert_true(staging >= 0 && sems >= 0);
+        if (c.kernel == RT__KERNEL_GENERAL && !rt__config_global_reduce(&c))
+            assert_true(staging == 0 && sems == 0);
+    }
+    return RT_OK;
+}
+
+/* The device models: an H200, an H100 SXM, a smaller GPU of A100's
+   shape (108 SMs, 40 MiB L2, 2039 GB/s), and one with nothing known
+   beyond its SMs and threads. */
+static rt__device_props device_model(int k) {
+    rt__device_props d = rt__device_props_h200();
+    switch (k) {
+    case 1:
+        d.l2_bytes = 50 * 1024 * 1024;
+        d.mem_gbps = 3352;
+        break;
+    case 2:
+        d.num_sms = 108;
+        d.l2_bytes = 40 * 1024 * 1024;
+        d.mem_gbps = 2039;
+        break;
+    case 3:
+        d.l2_bytes = 0;
+        d.regs_per_sm = 0;
+        d.mem_gbps = 0;
+        break;
+    default:
+        break;
+    }
+    return d;
+}
+
+/* Plans every piece of pb; returns true when it had more than MAX_PIECES. */
+static bool plan_problem(rt_context *cpu, rt_rng *r, const problem *pb, char *where) {
+    rt_reduce_args a;
+    rt_reduce_args_init(&a);
+    a.op = pb->op;
+    a.in = &pb->in;
+    a.out = &pb->out;
+    a.indices = pb->has_idx ? &pb->idx : NULL;
+    a.dims = pb->dims;
+    a.ndims = pb->ndims;
+    a.keepdim = pb->keepdim;
+    a.p = pb->p;
+    rt__problem prob;
+    const rt_status valid = rt__problem_init(cpu, &a, &prob);
+    if (valid != RT_OK)
+        fail_msg("the generator made an invalid problem (%s): %s", rt_status_name(valid), where);
+    rt__iter it;
+    rt__iter_build(&prob, &it);
+    assert_int_equal(it.num_outputs, prob.out_count);
+
+    rt__op_traits traits =
+        rt__op_traits_for(prob.op, prob.in.dtype, prob.out.dtype, prob.has_indices, prob.p);
+    /* The registers the runtime reports for the general kernels, or none
+       (a failed query): TUNED's register-aware grid takes either. */
+    static const int regs[] = {0, 32, 40, 56, 64, 72, 96, 128};
+    const int nregs = (int)(sizeof regs / sizeof regs[0]);
+    for (int k = 0; k < 3; k++)
+        traits.kernel_regs[k] = rt_rng_chance(r, 0.3) ? 0 : regs[rt_rng_range(r, 0, nregs - 1)];
+    /* The kinds and rules the tests and benchmarks turn off. */
+    static const unsigned offs[] = {0,
+                                    RT__KIND_BIT(RT__KERNEL_ROWS),
+                                    RT__KIND_BIT(RT__KERNEL_TINY) |
+                                        RT__KIND_BIT(RT__KERNEL_STREAM),
+                                    RT__RULE_OFF_OUTER_TILES | RT__RULE_OFF_OUTER_WAVE,
+                                    RT__RULE_OFF_ROW_EXACT | RT__RULE_OFF_ROW_TWO_PASS,
+                                    RT__RULE_OFF_CHUNKED | RT__RULE_OFF_UNCAPPED_SPLIT};
+    const int noffs = (int)(sizeof offs / sizeof offs[0]);
+    const rt__device_props dev = device_model((int)rt_rng_range(r, 0, 3));
+
+    planner pl = {&traits, &dev, 0, false, 0, false, where};
+    pl.kinds_off = rt_rng_chance(r, 0.6) ? 0 : offs[rt_rng_range(r, 1, noffs - 1)];
+    /* The executor's limit, or a small one that cuts small tensors too
+       (the GPU split tests' rt__context_set_split_limit). */
+    int64_t limit = rt_rng_chance(r, 0.7) ? 0 : rt_rng_range(r, 1 << 10, 1 << 22);
+    /* At most ~64 pieces from the small limits: a piece halves the largest
+       span, whose bytes are at most 8 a gap-free element times 4. */
+    const int64_t reach = it.inputs_per_output * it.num_outputs * 32;
+    while (limit > 0 && reach / limit > 64)
+        limit *= 2;
+    limit = limit < INT32_MAX ? limit : 0; /* 0: INT32_MAX, the executor's */
+    rt_status s = rt__iter_for_each_piece(&it, limit, plan_piece, &pl);
+    if (s == RT_OK && pl.partial) {
+        /* cuda_exec.c run_split: the ACC operand takes part in the split. */
+        rt__iter with_acc = it;
+        assert_true(rt__iter_add_acc(&with_acc, (char *)BASE_ACC, traits.acc_size) > 0);
+        pl.pieces = 0;
+        s = rt__iter_for_each_piece(&with_acc, limit, plan_piece, &pl);
+    }
+    if (s != RT_OK && !pl.capped)
+        fail_msg("the split failed (%s): %s", rt_status_name(s), where);
+    return pl.capped;
+}
+
+static int env_int(const char *name, int fallback) {
+    const char *v = getenv(name);
+    return v != NULL && *v != '\0' ? atoi(v) : fallback;
+}
+
+static void describe(const problem *pb, char *buf, size_t size) {
+    int n = snprintf(buf, size, "%s %s->%s in shape [", rt_op_name(pb->op),
+                     rt_dtype_name(pb->in.dtype), rt_dtype_name(pb->out.dtype));
+    for (int d = 0; d < pb->in.ndim && n < (int)size; d++)
+        n += snprintf(buf + n, size - (size_t)n, "%s%lld", d ? "," : "", (long long)pb->in.shape[d]);
+    n += snprintf(buf + n, size - (size_t)n, "] strides [");
+    for (int d = 0; d < pb->in.ndim && n < (int)size; d++)
+        n += snprintf(buf + n, size - (size_t)n, "%s%lld", d ? "," : "",
+                      (long long)pb->in.strides[d]);
+    n += snprintf(buf + n, size - (size_t)n, "] elem0 +%llu dims [",
+                  (unsigned long long)((uintptr_t)pb->in.data - BASE_IN));
+    for (int i = 0; i < pb->ndims && n < (int)size; i++)
+        n += snprintf(buf + n, size - (size_t)n, "%s%d", i ? "," : "", pb->dims[i]);
+    snprintf(buf + n, size - (size_t)n, "]%s%s p %g", pb->keepdim ? " keepdim" : "",
+             pb->has_idx ? " indices" : "", pb->p);
+}
+
+static void test_random_plans_pass_the_launch_check(void **state) {
+    (void)state;
+    rt_context *cpu = NULL;
+    assert_int_equal(rt_context_create(&cpu, RT_DEVICE_CPU, 0), RT_OK);
+    const int cases = env_int("RT_TEST_CASES", 6000);
+    const bool trace = getenv("RT_TEST_TRACE") != NULL; /* each problem, before it is planned */
+    int split = 0, capped = 0;
+    for (int i = 0; i < cases; i++) {
+        rt_rng r;
+        rt_rng_seed(&r, 0x9a11c0ffeeull + (uint64_t)i);
+        problem pb;
+        make_problem(&r, &pb);
+        char where[512];
+        describe(&pb, where, sizeof where);
+        char seeded[600];
+        snprintf(seeded, sizeof seeded, "case %d: %s", i, where);
+        if (trace)
+            fprintf(stderr, "%s\n", seeded);
+        capped += plan_problem(cpu, &r, &pb, seeded);
+        int64_t n = 1;
+        for (int d = 0; d < pb.in.ndim; d++)
+            n *= pb.in.shape[d];
+        split += n > INT32_MAX;
+    }
+    print_message("[ plans    ] %d random problems, %d of them over 2^31 elements, %d cut "
+                  "into more than %d pieces (planned up to there)\n",
+                  cases, split, capped, MAX_PIECES);
+    rt_context_destroy(cpu);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_plans_pass_the_launch_check),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
