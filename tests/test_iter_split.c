@@ -416,9 +416,9 @@ static void test_split_at_int32(void **state) {
    view with strides [1, 2^21 x 211, 211] (dim 1 slowest in memory). Only
    the slowest reduced dim may be halved while it is open, and halving the
    kept dim (the largest reach the rule allowed) never shrinks dim 1's 10
-   GB: that split asked for ~10^9 pieces (found by test_cuda_plan). Now
-   dim 0 is halved on the way to dim 1: 211 x 7 pieces of one element of
-   each reduced dim. */
+   GB: that split asked for 2^21 x 211 x 7 pieces (found by
+   test_cuda_plan). Now dim 0 is halved on the way to dim 1: 211 x 7
+   pieces of one element of each reduced dim. */
 static void test_split_index_faster_dim(void **state) {
     (void)state;
     const int64_t k = (int64_t)1 << 21;

@@ -62,7 +62,7 @@ bool rt__iter_fits(const rt__iter *it, int64_t limit) {
    largest among the dims allowed instead halved kept dims that did not
    shrink the reach at fault until each was 1: an amax with indices over
    dims 0 and 1 of a [211, 7, 2^21] f32 view with strides [1, 2^21 x 211,
-   211] asked for some 10^9 pieces, found by tests/test_cuda_plan.c.)
+   211] asked for some 3 x 10^9 pieces, found by tests/test_cuda_plan.c.)
    Returns -1 when no dim has extent >= 2. */
 static int dim_to_split(const rt__iter *it) {
     int slowest_open = -1; /* slowest reduced dim with extent > 1 */
