@@ -55,6 +55,16 @@ static int64_t pick_extent(reader *r) {
     return 41 + u16(r) % 4960;
 }
 
+/* Extents of the large inputs: rows and columns of tens to thousands. */
+static int64_t pick_big_extent(reader *r) {
+    const unsigned v = u8(r);
+    if (v < 40)
+        return 1;
+    if (v < 200)
+        return 2 + v % 60;
+    return 61 + u16(r) % 20000;
+}
+
 /* Halves the largest extent while the element count passes max. */
 static void cap_elems(rt_tensor *t, int64_t max) {
     for (;;) {
@@ -245,9 +255,13 @@ static void decode_input(reader *r, fz_call *c) {
         dt = RT_F32 + (rt_dtype)(u8(r) % 4); /* a float: every op takes them */
     c->in.dtype = dt;
     c->in.ndim = (int)(u8(r) % 7);
+    /* Mostly small; one in twenty up to 2^18 elements, where the CPU
+       backend starts worker threads (from 2^15 elements, 2^14 a thread)
+       and splits the reduced range of few outputs among them. */
+    const bool big = u8(r) < 13;
     for (int d = 0; d < c->in.ndim; d++)
-        c->in.shape[d] = pick_extent(r);
-    cap_elems(&c->in, (int64_t)1 << 15);
+        c->in.shape[d] = big ? pick_big_extent(r) : pick_extent(r);
+    cap_elems(&c->in, big ? (int64_t)1 << 18 : (int64_t)1 << 15);
     make_strides(r, &c->in, true);
     decode_dims(r, c);
     c->args.keepdim = u8(r) & 1;
