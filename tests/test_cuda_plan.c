@@ -17,13 +17,14 @@
  * test reaches the shapes a GPU test cannot afford (up to 2^35 elements,
  * every rule of TUNED) at host speed.
  *
- * The tensors are descriptors only: their data addresses are far apart
- * numbers that are never dereferenced, aligned as allocations are and
- * then moved by whole elements.
+ * The tensors are descriptors only: their data addresses lie in a
+ * reservation of address space that is never touched, slots far apart,
+ * aligned as allocations are and then moved by whole elements.
  *
  * RT_TEST_CASES (default 6000) sets the number of problems; RT_TEST_TRACE
  * set prints each before it is planned.
  */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS and MAP_NORESERVE */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <cmocka.h>
 
@@ -41,12 +43,17 @@
 #include "rt_internal.h"
 #include "rt_rng.h"
 
-/* Where the fake tensors live: 2^44 bytes apart, so that no span reaches
-   another tensor (spans stay under 2^40 bytes here). */
-#define BASE_IN ((uintptr_t)1 << 44)
-#define BASE_OUT ((uintptr_t)2 << 44)
-#define BASE_IDX ((uintptr_t)3 << 44)
-#define BASE_ACC ((uintptr_t)4 << 44)
+/* Where the fake tensors live: four slots of SLOT_BYTES in one reservation
+   of address space (PROT_NONE: host addresses of this process, never
+   touched, which no CUDA allocation can share), input, output, indices and
+   ACC; a tensor spans at most MAX_SPAN bytes of its slot. */
+#define SLOT_BYTES ((uintptr_t)1 << 41)
+#define MAX_SPAN ((int64_t)1 << 40)
+static uintptr_t g_slots;
+#define BASE_IN (g_slots)
+#define BASE_OUT (g_slots + SLOT_BYTES)
+#define BASE_IDX (g_slots + 2 * SLOT_BYTES)
+#define BASE_ACC (g_slots + 3 * SLOT_BYTES)
 /* The most elements an input gets: past 2^31, so that pieces are cut. */
 #define MAX_ELEMS ((int64_t)1 << 35)
 
@@ -91,11 +98,11 @@ static void cap_elems(int ndim, int64_t *shape, int64_t max) {
 }
 
 /* Strides (elements) for extents shape: the dims in a random memory order
-   (row-major more often than not), some with gaps, some broadcast (only
-   when `broadcast`) or walking backwards (when `negative`). Returns the
-   lowest element offset the strides reach (<= 0). */
+   (row-major more often than not), some with gaps (when `gaps`), some
+   broadcast (when `broadcast`) or walking backwards (when `negative`).
+   Returns the lowest element offset the strides reach (<= 0). */
 static int64_t make_strides(rt_rng *r, int ndim, const int64_t *shape, bool broadcast,
-                            bool negative, int64_t *strides) {
+                            bool negative, bool gaps, int64_t *strides) {
     int order[RT_MAX_DIMS];
     for (int d = 0; d < ndim; d++)
         order[d] = ndim - 1 - d; /* fastest first: row-major */
@@ -111,9 +118,9 @@ static int64_t make_strides(rt_rng *r, int ndim, const int64_t *shape, bool broa
         strides[d] = next;
         const double u = rt_rng_unit(r);
         int64_t span = next * (shape[d] > 0 ? shape[d] : 1);
-        if (u < 0.12)
+        if (gaps && u < 0.12)
             span += rt_rng_range(r, 1, 3) * next; /* a sliced dim: a gap after it */
-        else if (u < 0.18)
+        else if (gaps && u < 0.18)
             span *= 2;
         next = span;
         if (broadcast && shape[d] > 1 && rt_rng_chance(r, 0.08))
@@ -124,6 +131,18 @@ static int64_t make_strides(rt_rng *r, int ndim, const int64_t *shape, bool broa
         }
     }
     return low;
+}
+
+/* The bytes t's elements span (its extents and strides; dtype set). */
+static int64_t span_bytes(const rt_tensor *t) {
+    int64_t elems = 1;
+    for (int d = 0; d < t->ndim; d++) {
+        const int64_t s = t->strides[d] < 0 ? -t->strides[d] : t->strides[d];
+        if (t->shape[d] > 1 && s > (MAX_SPAN - elems) / (t->shape[d] - 1))
+            return INT64_MAX;
+        elems += (t->shape[d] - 1) * s;
+    }
+    return elems > MAX_SPAN / 8 ? INT64_MAX : elems * (int64_t)rt_dtype_size(t->dtype);
 }
 
 typedef struct problem {
@@ -165,7 +184,9 @@ static void make_output(rt_rng *r, rt_dtype dt, int ndim, const int64_t *shape, 
     t->dtype = dt;
     t->ndim = ndim;
     memcpy(t->shape, shape, (size_t)ndim * sizeof shape[0]);
-    const int64_t low = make_strides(r, ndim, shape, false, true, t->strides);
+    int64_t low = make_strides(r, ndim, shape, false, true, true, t->strides);
+    if (span_bytes(t) > MAX_SPAN)
+        low = make_strides(r, ndim, shape, false, true, false, t->strides);
     const int64_t shift = rt_rng_chance(r, 0.8) ? 0 : rt_rng_range(r, 1, 7);
     t->data = (void *)(base + (uintptr_t)((shift - low) * (int64_t)rt_dtype_size(dt)));
 }
@@ -202,7 +223,9 @@ static void make_problem(rt_rng *r, problem *pb) {
     /* No empty dims: those never reach a kernel (test_reduce_cuda's
        fills cover them). */
     cap_elems(in->ndim, in->shape, MAX_ELEMS);
-    const int64_t low = make_strides(r, in->ndim, in->shape, true, true, in->strides);
+    int64_t low = make_strides(r, in->ndim, in->shape, true, true, true, in->strides);
+    if (span_bytes(in) > MAX_SPAN) /* dense: at most 2^38 bytes */
+        low = make_strides(r, in->ndim, in->shape, true, true, false, in->strides);
     const int64_t shift = rt_rng_chance(r, 0.7) ? 0 : rt_rng_range(r, 1, 7);
     in->data = (void *)(BASE_IN + (uintptr_t)((shift - low) * (int64_t)rt_dtype_size(dt)));
 
@@ -397,6 +420,11 @@ static void describe(const problem *pb, char *buf, size_t size) {
 
 static void test_random_plans_pass_the_launch_check(void **state) {
     (void)state;
+    void *slots = mmap(NULL, 4 * SLOT_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
+    if (slots == MAP_FAILED)
+        fail_msg("no %llu bytes of address space to reserve", (unsigned long long)(4 * SLOT_BYTES));
+    g_slots = (uintptr_t)slots;
     rt_context *cpu = NULL;
     assert_int_equal(rt_context_create(&cpu, RT_DEVICE_CPU, 0), RT_OK);
     const int cases = env_int("RT_TEST_CASES", 6000);
@@ -423,6 +451,7 @@ static void test_random_plans_pass_the_launch_check(void **state) {
                   "into more than %d pieces (planned up to there)\n",
                   cases, split, capped, MAX_PIECES);
     rt_context_destroy(cpu);
+    munmap(slots, 4 * SLOT_BYTES);
 }
 
 int main(void) {
