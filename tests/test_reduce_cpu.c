@@ -523,6 +523,18 @@ static void test_empty(void **state)
     rt_tensor in2 = {x, RT_F32, 2, {0, 3}, {3, 1}}, out2 = {y, RT_F32, 1, {0}, {1}};
     assert_int_equal(reduce_tensor(ctx, RT_OP_SUM, &in2, &d1, 1, false, &out2), RT_OK);
     assert_true(y[0] == 42);
+    /* An empty input needs no data (tests/fuzz reached both): NULL, and
+       extents whose product without the 0 would overflow int64. */
+    rt_tensor none = {NULL, RT_F64, 2, {2, 0}, {1, 1}};
+    double v[2] = {42, 42};
+    rt_tensor outv = {v, RT_F64, 1, {2}, {1}};
+    assert_int_equal(reduce_tensor(ctx, RT_OP_VAR, &none, &d1, 1, false, &outv), RT_OK);
+    assert_true(isnan(v[0]) && isnan(v[1]));
+    rt_tensor vast = {x, RT_F32, 3, {INT64_MAX, 8, 0}, {0, 0, 1}};
+    y[0] = 42;
+    rt_tensor scalar = {y, RT_F32, 0, {0}, {0}};
+    assert_int_equal(reduce_tensor(ctx, RT_OP_PROD, &vast, NULL, 0, false, &scalar), RT_OK);
+    assert_true(y[0] == 1);
 }
 
 /* f64 sums must be at least as accurate as pairwise summation, on both

@@ -156,15 +156,24 @@ int rt_ref_compute(const rt_case *c, rt_ref *r)
     memset(&w, 0, sizeof w);
     w.c = c;
     int kept[RT_MAX_DIMS], nk = 0;
+    bool empty_red = false, empty_kept = false;
     r->count = r->n = 1;
     for (int d = 0; d < c->in.ndim; d++) {
         if (mask >> d & 1u) {
             w.red[w.nr++] = d;
-            r->n *= c->in.shape[d];
+            empty_red = empty_red || c->in.shape[d] == 0;
         } else {
             kept[nk++] = d;
-            r->count *= c->in.shape[d];
+            empty_kept = empty_kept || c->in.shape[d] == 0;
         }
+    }
+    /* Products with a 0 are 0 whatever the other extents (an empty input
+       may have enormous ones: their product alone could overflow). */
+    for (int d = 0; d < c->in.ndim; d++) {
+        if (mask >> d & 1u)
+            r->n = empty_red ? 0 : r->n * c->in.shape[d];
+        else
+            r->count = empty_kept ? 0 : r->count * c->in.shape[d];
     }
     w.n = r->n;
     rt_op op = c->op;
