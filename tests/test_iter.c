@@ -287,13 +287,15 @@ static void test_zero_size(void **state) {
     contiguous(3, shape, st);
     rt_tensor in = tensor(RT_F32, 3, shape, st);
     rt__iter it;
+    /* An empty input's strides are dropped (it reads nothing, and they
+       need not describe memory). */
     build(&in, 2u, false, &it); /* empty reduction, 12 outputs */
-    expect_iter(&it, 2, (int64_t[]){0, 12}, (int64_t[]){16, 4}, (int64_t[]){0, 4}, 1);
+    expect_iter(&it, 2, (int64_t[]){0, 12}, (int64_t[]){0, 0}, (int64_t[]){0, 4}, 1);
     assert_int_equal(it.num_outputs, 12);
     assert_int_equal(it.inputs_per_output, 0);
 
     build(&in, 5u, false, &it); /* no outputs, 12 inputs each */
-    expect_iter(&it, 2, (int64_t[]){12, 0}, (int64_t[]){4, 16}, (int64_t[]){0, 4}, 1);
+    expect_iter(&it, 2, (int64_t[]){12, 0}, (int64_t[]){0, 0}, (int64_t[]){0, 4}, 1);
     assert_int_equal(it.num_outputs, 0);
     assert_int_equal(it.inputs_per_output, 12);
 

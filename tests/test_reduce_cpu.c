@@ -535,6 +535,18 @@ static void test_empty(void **state)
     rt_tensor scalar = {y, RT_F32, 0, {0}, {0}};
     assert_int_equal(reduce_tensor(ctx, RT_OP_PROD, &vast, NULL, 0, false, &scalar), RT_OK);
     assert_true(y[0] == 1);
+    /* Nor strides that describe memory: INT64_MIN on a kept dim, whose
+       running offset overflowed while the outputs were walked (UBSan in
+       CI's sanitizer build, tests/fuzz). */
+    unsigned char u[1] = {7};
+    rt_tensor wild = {u, RT_U8, 3, {4, 34, 0}, {36, INT64_MIN, 0}};
+    bool all[34];
+    memset(all, 0, sizeof all);
+    rt_tensor outb = {all, RT_BOOL, 1, {34}, {1}};
+    const int d02[2] = {-1, -3};
+    assert_int_equal(reduce_tensor(ctx, RT_OP_ALL, &wild, d02, 2, false, &outb), RT_OK);
+    for (int j = 0; j < 34; j++)
+        assert_true(all[j]);
 }
 
 /* f64 sums must be at least as accurate as pairwise summation, on both

@@ -166,8 +166,16 @@ void rt__iter_build_from(const rt__iter_source *src, rt__iter *it) {
         }
     }
     /* An empty input reads nothing, and its strides need not describe
-       addressable memory, so its bases are left alone. */
-    if (!empty)
+       addressable memory (validation bounds no span of an empty tensor),
+       so its bases are left alone and its strides dropped: the executors
+       still walk the outputs of an empty reduction, and an input stride
+       of INT64_MIN on a kept dim overflowed the CPU's running offsets
+       (UBSan, tests/fuzz); the 32-bit split no longer cuts a fill for them
+       either. */
+    if (empty)
+        for (int d = 0; d < w.n; d++)
+            w.stride[RT__ITER_IN][d] = 0;
+    else
         flip_negative(&w, data);
     reorder(&w, perm);
 
