@@ -192,15 +192,16 @@ int rt_ref_compute(const rt_case *c, rt_ref *r)
     }
     bool fl = rt_elem_is_float(c->in.dtype);
     for (int64_t o = 0; o < r->count; o++) {
+        /* An empty input reads nothing, and may have no data at all (NULL)
+           or strides that reach past int64: no offset is formed for it. */
         int64_t off = 0, t = o;
-        for (int i = nk - 1; i >= 0; i--) {
+        for (int i = nk - 1; i >= 0 && r->n > 0; i--) {
             off += (t % c->in.shape[kept[i]]) * c->in.strides[kept[i]];
             t /= c->in.shape[kept[i]];
         }
-        /* An empty input may have no data at all (NULL): nothing is read. */
-        w.base = c->in.data == NULL ? NULL
-                                    : (const unsigned char *)c->in.data +
-                                          off * (int64_t)rt_elem_size(c->in.dtype);
+        w.base = c->in.data == NULL || r->n == 0
+                     ? NULL
+                     : (const unsigned char *)c->in.data + off * (int64_t)rt_elem_size(c->in.dtype);
         if (extreme) {
             int64_t k = winner(&w, op == RT_OP_MAX || op == RT_OP_ARGMAX);
             r->index[o] = k;
