@@ -82,21 +82,6 @@ static int64_t pick_row(rt_rng *r) {
     return pick_extent(r);
 }
 
-/* Halves the largest extent until the element count is at most max. */
-static void cap_elems(int ndim, int64_t *shape, int64_t max) {
-    for (;;) {
-        int64_t n = 1;
-        int big = 0;
-        for (int d = 0; d < ndim; d++) {
-            n = shape[d] == 0 || n > max ? n : n * shape[d];
-            big = shape[d] > shape[big] ? d : big;
-        }
-        if (n <= max || ndim == 0)
-            return;
-        shape[big] = (shape[big] + 1) / 2;
-    }
-}
-
 /* Strides (elements) for extents shape: the dims in a random memory order
    (row-major more often than not), some with gaps (when `gaps`), some
    broadcast (when `broadcast`) or walking backwards (when `negative`).
@@ -145,16 +130,6 @@ static int64_t span_bytes(const rt_tensor *t) {
     return elems > MAX_SPAN / 8 ? INT64_MAX : elems * (int64_t)rt_dtype_size(t->dtype);
 }
 
-typedef struct problem {
-    rt_op op;
-    rt_tensor in, out, idx;
-    bool has_idx;
-    int dims[RT_MAX_DIMS];
-    int ndims;
-    bool keepdim;
-    double p;
-} problem;
-
 static rt_dtype pick_dtype(rt_rng *r, rt_op op) {
     for (;;) {
         const rt_dtype dt = (rt_dtype)rt_rng_range(r, 0, RT_DTYPE_COUNT - 1);
@@ -191,8 +166,12 @@ static void make_output(rt_rng *r, rt_dtype dt, int ndim, const int64_t *shape, 
     t->data = (void *)(base + (uintptr_t)((shift - low) * (int64_t)rt_dtype_size(dt)));
 }
 
-static void make_problem(rt_rng *r, problem *pb) {
+/* Problem `seed`: an rt_case of descriptors only (no blocks; in_buf.elem0
+   is element 0's offset into the input's slot, for the description). */
+static void make_problem(rt_rng *r, uint64_t seed, rt_case *pb) {
     memset(pb, 0, sizeof *pb);
+    pb->seed = seed;
+    pb->correction = 1.0;
     pb->op = (rt_op)rt_rng_range(r, 0, RT_OP_COUNT - 1);
     const rt_dtype dt = pick_dtype(r, pb->op);
     rt_tensor *in = &pb->in;
@@ -222,12 +201,13 @@ static void make_problem(rt_rng *r, problem *pb) {
     }
     /* No empty dims: those never reach a kernel (test_reduce_cuda's
        fills cover them). */
-    cap_elems(in->ndim, in->shape, MAX_ELEMS);
+    rt_case_cap_elems(in, MAX_ELEMS);
     int64_t low = make_strides(r, in->ndim, in->shape, true, true, true, in->strides);
     if (span_bytes(in) > MAX_SPAN) /* dense: at most 2^38 bytes */
         low = make_strides(r, in->ndim, in->shape, true, true, false, in->strides);
     const int64_t shift = rt_rng_chance(r, 0.7) ? 0 : rt_rng_range(r, 1, 7);
     in->data = (void *)(BASE_IN + (uintptr_t)((shift - low) * (int64_t)rt_dtype_size(dt)));
+    pb->in_buf.elem0 = (size_t)((uintptr_t)in->data - BASE_IN);
 
     pb->keepdim = rt_rng_chance(r, 0.3);
     int out_ndim;
@@ -334,17 +314,9 @@ static rt__device_props device_model(int k) {
 }
 
 /* Plans every piece of pb; returns true when it had more than MAX_PIECES. */
-static bool plan_problem(rt_context *cpu, rt_rng *r, const problem *pb, char *where) {
+static bool plan_problem(rt_context *cpu, rt_rng *r, const rt_case *pb, char *where) {
     rt_reduce_args a;
-    rt_reduce_args_init(&a);
-    a.op = pb->op;
-    a.in = &pb->in;
-    a.out = &pb->out;
-    a.indices = pb->has_idx ? &pb->idx : NULL;
-    a.dims = pb->dims;
-    a.ndims = pb->ndims;
-    a.keepdim = pb->keepdim;
-    a.p = pb->p;
+    rt_case_args(pb, &a);
     rt__problem prob;
     const rt_status valid = rt__problem_init(cpu, &a, &prob);
     if (valid != RT_OK)
@@ -401,23 +373,6 @@ static int env_int(const char *name, int fallback) {
     return v != NULL && *v != '\0' ? atoi(v) : fallback;
 }
 
-static void describe(const problem *pb, char *buf, size_t size) {
-    int n = snprintf(buf, size, "%s %s->%s in shape [", rt_op_name(pb->op),
-                     rt_dtype_name(pb->in.dtype), rt_dtype_name(pb->out.dtype));
-    for (int d = 0; d < pb->in.ndim && n < (int)size; d++)
-        n += snprintf(buf + n, size - (size_t)n, "%s%lld", d ? "," : "", (long long)pb->in.shape[d]);
-    n += snprintf(buf + n, size - (size_t)n, "] strides [");
-    for (int d = 0; d < pb->in.ndim && n < (int)size; d++)
-        n += snprintf(buf + n, size - (size_t)n, "%s%lld", d ? "," : "",
-                      (long long)pb->in.strides[d]);
-    n += snprintf(buf + n, size - (size_t)n, "] elem0 +%llu dims [",
-                  (unsigned long long)((uintptr_t)pb->in.data - BASE_IN));
-    for (int i = 0; i < pb->ndims && n < (int)size; i++)
-        n += snprintf(buf + n, size - (size_t)n, "%s%d", i ? "," : "", pb->dims[i]);
-    snprintf(buf + n, size - (size_t)n, "]%s%s p %g", pb->keepdim ? " keepdim" : "",
-             pb->has_idx ? " indices" : "", pb->p);
-}
-
 static void test_random_plans_pass_the_launch_check(void **state) {
     (void)state;
     void *slots = mmap(NULL, 4 * SLOT_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
@@ -433,15 +388,13 @@ static void test_random_plans_pass_the_launch_check(void **state) {
     for (int i = 0; i < cases; i++) {
         rt_rng r;
         rt_rng_seed(&r, 0x9a11c0ffeeull + (uint64_t)i);
-        problem pb;
-        make_problem(&r, &pb);
-        char where[512];
-        describe(&pb, where, sizeof where);
-        char seeded[600];
-        snprintf(seeded, sizeof seeded, "case %d: %s", i, where);
+        rt_case pb;
+        make_problem(&r, (uint64_t)i, &pb);
+        char where[1024];
+        rt_case_describe(&pb, where, sizeof where);
         if (trace)
-            fprintf(stderr, "%s\n", seeded);
-        capped += plan_problem(cpu, &r, &pb, seeded);
+            fprintf(stderr, "%s\n", where);
+        capped += plan_problem(cpu, &r, &pb, where);
         int64_t n = 1;
         for (int d = 0; d < pb.in.ndim; d++)
             n *= pb.in.shape[d];

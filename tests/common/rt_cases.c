@@ -90,6 +90,30 @@ int64_t rt_case_numel(const rt_tensor *t)
     return n;
 }
 
+void rt_case_cap_elems(rt_tensor *t, int64_t max)
+{
+    for (int d = 0; d < t->ndim; d++)
+        if (t->shape[d] == 0)
+            return;
+    for (;;) {
+        /* the count, compared with max before each multiply: extents of
+           up to 2^62 would overflow the product itself */
+        int64_t n = 1;
+        bool over = false;
+        for (int d = 0; d < t->ndim && !over; d++) {
+            over = n > max / t->shape[d];
+            n *= over ? 1 : t->shape[d];
+        }
+        if (!over && n <= max)
+            return;
+        int big = 0;
+        for (int d = 1; d < t->ndim; d++)
+            if (t->shape[d] > t->shape[big])
+                big = d;
+        t->shape[big] = (t->shape[big] + 1) / 2;
+    }
+}
+
 int64_t rt_case_offset(const rt_tensor *t, int64_t lin)
 {
     int64_t off = 0;
@@ -198,16 +222,7 @@ static void pick_shape(rt_rng *g, rt_tensor *t, const rt_case_opts *o)
         t->shape[d] = rt_rng_chance(g, 0.2) ? 1 : rt_rng_range(g, 2, 7);
     if (t->ndim > 0 && rt_rng_chance(g, o->p_big))
         t->shape[rt_rng_range(g, 0, t->ndim - 1)] = rt_rng_range(g, o->big_lo, o->big_hi);
-    for (;;) { /* halve the largest extent until the cap holds */
-        int64_t n = rt_case_numel(t);
-        if (n <= o->max_elems)
-            break;
-        int big = 0;
-        for (int d = 1; d < t->ndim; d++)
-            if (t->shape[d] > t->shape[big])
-                big = d;
-        t->shape[big] = (t->shape[big] + 1) / 2;
-    }
+    rt_case_cap_elems(t, o->max_elems);
     if (t->ndim > 0 && rt_rng_chance(g, o->p_empty))
         t->shape[rt_rng_range(g, 0, t->ndim - 1)] = 0;
 }

@@ -129,6 +129,9 @@ void rt_case_tally_print(const rt_case_tally *t, const char *name, FILE *f);
 
 /* The reduced-dim mask of the case (bit d: input dim d reduced). */
 uint32_t rt_case_mask(const rt_case *c);
+/* Halves t's largest extent (the first of equals) until its element count
+   is at most max; an empty t is left as it is. Safe for any extents. */
+void rt_case_cap_elems(rt_tensor *t, int64_t max);
 /* Number of elements of t (product of extents; 1 for 0-d). */
 int64_t rt_case_numel(const rt_tensor *t);
 /* Byte offset from t->data of the element with row-major linear index lin. */

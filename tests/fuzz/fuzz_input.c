@@ -44,38 +44,13 @@ static unsigned u16(reader *r) {
     return hi << 8 | u8(r);
 }
 
-static int64_t pick_extent(reader *r) {
+/* An extent: mostly 1-5, some 0, 6-40 and up to 5000; for the large
+   inputs (`big`) rows and columns of tens to thousands. */
+static int64_t pick_extent(reader *r, bool big) {
     const unsigned v = u8(r);
-    if (v < 8)
-        return 0;
-    if (v < 160)
-        return 1 + v % 5;
-    if (v < 240)
-        return 6 + v % 35;
-    return 41 + u16(r) % 4960;
-}
-
-/* Extents of the large inputs: rows and columns of tens to thousands. */
-static int64_t pick_big_extent(reader *r) {
-    const unsigned v = u8(r);
-    if (v < 40)
-        return 1;
-    if (v < 200)
-        return 2 + v % 60;
-    return 61 + u16(r) % 20000;
-}
-
-/* Halves the largest extent while the element count passes max. */
-static void cap_elems(rt_tensor *t, int64_t max) {
-    for (;;) {
-        __int128 n = fz_numel(t);
-        if (n <= max)
-            return;
-        int big = 0;
-        for (int d = 1; d < t->ndim; d++)
-            big = t->shape[d] > t->shape[big] ? d : big;
-        t->shape[big] = (t->shape[big] + 1) / 2;
-    }
+    if (big)
+        return v < 40 ? 1 : v < 200 ? 2 + v % 60 : 61 + u16(r) % 20000;
+    return v < 8 ? 0 : v < 160 ? 1 + v % 5 : v < 240 ? 6 + v % 35 : 41 + u16(r) % 4960;
 }
 
 /* Strides for t's extents: its dims in a memory order the bytes choose,
@@ -273,8 +248,8 @@ static void decode_input(reader *r, fz_call *c) {
        and splits the reduced range of few outputs among them. */
     const bool big = u8(r) < 13;
     for (int d = 0; d < c->in.ndim; d++)
-        c->in.shape[d] = big ? pick_big_extent(r) : pick_extent(r);
-    cap_elems(&c->in, big ? (int64_t)1 << 18 : (int64_t)1 << 15);
+        c->in.shape[d] = pick_extent(r, big);
+    rt_case_cap_elems(&c->in, big ? (int64_t)1 << 18 : (int64_t)1 << 15);
     make_strides(r, &c->in, true);
     decode_dims(r, c);
     c->args.keepdim = u8(r) & 1;
