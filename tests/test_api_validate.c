@@ -322,23 +322,24 @@ static void test_overflow(void **state) {
    fit int64, but no memory is there, and its byte range would wrap and
    slip past the overlap test. (Past the top is the same check; from user
    space on a 64-bit machine no int64 byte span reaches it.) */
+static void wrap_below(call *c) {
+    /* Steps of 64 bytes down from data: more than data's address. */
+    const int64_t below = (int64_t)((uintptr_t)c->in.data / 16) + 1;
+    c->in.shape[0] = below + 1;
+    c->in.strides[0] = -16;
+    c->out.shape[0] = below + 1;
+    c->idx.shape[0] = below + 1;
+}
+
 static void test_address_wrap(void **state) {
     call c;
     call_init(&c, *state);
-    /* Steps of 64 bytes down from data: more than data's address. */
-    const int64_t below = (int64_t)((uintptr_t)c.in.data / 16) + 1;
-    c.in.shape[0] = below + 1;
-    c.in.strides[0] = -16;
-    c.out.shape[0] = below + 1;
-    c.idx.shape[0] = below + 1;
+    wrap_below(&c);
     expect_status(&c, RT_ERR_OVERFLOW);
     /* Checked before the overlap test: the same input with its output
        inside it. */
     call_init(&c, *state);
-    c.in.shape[0] = below + 1;
-    c.in.strides[0] = -16;
-    c.out.shape[0] = below + 1;
-    c.idx.shape[0] = below + 1;
+    wrap_below(&c);
     c.out.data = c.in.data;
     expect_status(&c, RT_ERR_OVERFLOW);
 }
