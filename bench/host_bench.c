@@ -82,7 +82,7 @@ static void st_validate(job *j) {
     j->sink += rt__problem_init(j->ctx, &j->args, &j->pb);
 }
 static void st_iter(job *j) {
-    rt__iter_build(&j->pb, &j->it);
+    rt__iter_build(&j->pb, true, &j->it);
     j->sink += j->it.ndim;
 }
 static void st_config(job *j) {
@@ -250,7 +250,7 @@ int main(void) {
     j.traits = rt__op_traits_for(RT_OP_SUM, RT_F32, RT_F32, false, 2.0);
     if (rt__problem_init(j.ctx, &j.args, &j.pb) != RT_OK)
         return 1;
-    rt__iter_build(&j.pb, &j.it);
+    rt__iter_build(&j.pb, true, &j.it);
     if (pack_real_launch(&j) != 0 ||
         rt_bench_cub_sum_host(NULL, &j.cub_temp_bytes, NULL, NULL, 256) != cudaSuccess ||
         cudaMalloc(&j.cub_temp, j.cub_temp_bytes > 0 ? j.cub_temp_bytes : 1) != cudaSuccess) {

@@ -131,6 +131,11 @@ const rt__bench_case rt__bench_suite[] = {
      .dtype = RT_F32, SHAPE(134217728)},
     {.name = "argmax_full_2e27", .group = "ops", .view = "x[2^27].argmax()", .op = RT_OP_ARGMAX,
      .dtype = RT_F32, SHAPE(134217728)},
+    /* Index tracking over a permuted input: the reduced dims run in
+       memory order, the kernel's states carry rt__index_map keys (v1.44);
+       PyTorch's flat argmax copies the view first. */
+    {.name = "argmax_full_16384x8192t", .group = "ops", .view = "x[16384,8192].t().argmax()",
+     .op = RT_OP_ARGMAX, .dtype = RT_F32, SHAPE(8192, 16384), STRIDES(1, 8192)},
 
     /* A full f32 sum from 4 KB to 1 GB: the latency end to the DRAM end. */
     FULL_SUM("4KB", 1024),

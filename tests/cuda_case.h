@@ -210,6 +210,33 @@ static inline void case_buf_alloc(rt_case_buf *b, size_t bytes, size_t elem0) {
     memset(b->base, RT_CASE_POISON, b->bytes);
 }
 
+/* Case c's outputs (and indices output when c->has_idx) for its input
+   and dims: contiguous, of out_dt, poisoned. */
+static inline void case_make_outputs(rt_case *c, rt_dtype out_dt) {
+    const rt_tensor *in = &c->in;
+    const int *dims = c->dims;
+    const int ndims = c->ndims;
+    const bool with_idx = c->has_idx;
+    int ond = 0;
+    int64_t oshape[RT_MAX_DIMS];
+    if (rt_reduce_shape(in, dims, ndims, false, &ond, oshape) != RT_OK)
+        fail_msg("case_make_outputs: bad dims");
+    rt_tensor *out = &c->out;
+    out->dtype = out_dt;
+    out->ndim = ond;
+    memcpy(out->shape, oshape, sizeof(int64_t) * (size_t)ond);
+    contiguous_strides(ond, oshape, out->strides);
+    int64_t onum = rt_case_numel(out);
+    case_buf_alloc(&c->out_buf, (size_t)onum * rt_dtype_size(out_dt), 0);
+    out->data = c->out_buf.base;
+    if (with_idx) {
+        c->idx = *out;
+        c->idx.dtype = RT_I64;
+        case_buf_alloc(&c->idx_buf, (size_t)onum * 8, 0);
+        c->idx.data = c->idx_buf.base;
+    }
+}
+
 /*
  * A hand-made case: a contiguous input of `shape` whose element 0 sits
  * `misalign` elements past a 16-byte boundary, reduced over dims with
@@ -243,24 +270,29 @@ static inline void make_case(rt_case *c, rt_op op, rt_dtype dt, rt_dtype out_dt,
     for (int64_t i = 0; i < numel; i++)
         put_random((char *)in->data + i * (int64_t)es, dt, &r);
 
-    int ond = 0;
-    int64_t oshape[RT_MAX_DIMS];
-    if (rt_reduce_shape(in, dims, ndims, false, &ond, oshape) != RT_OK)
-        fail_msg("make_case: bad dims");
-    rt_tensor *out = &c->out;
-    out->dtype = out_dt;
-    out->ndim = ond;
-    memcpy(out->shape, oshape, sizeof(int64_t) * (size_t)ond);
-    contiguous_strides(ond, oshape, out->strides);
-    int64_t onum = rt_case_numel(out);
-    case_buf_alloc(&c->out_buf, (size_t)onum * rt_dtype_size(out_dt), 0);
-    out->data = c->out_buf.base;
-    if (with_idx) {
-        c->idx = *out;
-        c->idx.dtype = RT_I64;
-        case_buf_alloc(&c->idx_buf, (size_t)onum * 8, 0);
-        c->idx.data = c->idx_buf.base;
+    case_make_outputs(c, out_dt);
+}
+
+/*
+ * Makes c's input the view of its data with dims permuted: view dim d is
+ * the current dim perm[d] (shape and strides), every element still there,
+ * and remakes its outputs for c->dims over that view: a transposed or
+ * otherwise permuted input from make_case's contiguous one.
+ */
+static inline void case_permute_input(rt_case *c, const int *perm) {
+    rt_tensor *in = &c->in;
+    int64_t shape[RT_MAX_DIMS], strides[RT_MAX_DIMS];
+    for (int d = 0; d < in->ndim; d++) {
+        shape[d] = in->shape[perm[d]];
+        strides[d] = in->strides[perm[d]];
     }
+    memcpy(in->shape, shape, sizeof(int64_t) * (size_t)in->ndim);
+    memcpy(in->strides, strides, sizeof(int64_t) * (size_t)in->ndim);
+    free(c->out_buf.base);
+    free(c->idx_buf.base);
+    memset(&c->out_buf, 0, sizeof c->out_buf);
+    memset(&c->idx_buf, 0, sizeof c->idx_buf);
+    case_make_outputs(c, c->out.dtype);
 }
 
 /*
@@ -280,7 +312,7 @@ static inline void case_iter(rt_context *ctx, const rt_case *c, const dev_case *
     a.indices = c->has_idx ? &tidx : NULL;
     a.policy = policy;
     assert_int_equal(rt__problem_init(ctx, &a, pb), RT_OK);
-    rt__iter_build(pb, it);
+    rt__iter_build(pb, true, it);
 }
 
 /* An H100's and an H200's DRAM bandwidth (GB/s). TUNED takes the wide

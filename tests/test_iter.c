@@ -408,11 +408,22 @@ static void test_build_from_problem(void **state) {
     pb.idx_full = tensor(RT_I64, 3, (int64_t[]){1, 1, 3}, (int64_t[]){0, 0, 1});
     pb.idx_full.data = idx;
     rt__iter it;
-    rt__iter_build(&pb, &it);
+    rt__iter_build(&pb, false, &it);
     assert_true(it.tracks_index);
     assert_int_equal(rt__iter_noperands(&it), 3);
     /* Logical order for the reduced dims (1 then 0), not memory order. */
     expect_iter(&it, 3, (int64_t[]){6, 4, 3}, (int64_t[]){48, 4, 16}, (int64_t[]){0, 0, 4}, 2);
+    assert_int_equal(it.index_strides[0], 1);
+    assert_int_equal(it.index_strides[1], 6);
+    assert_int_equal(it.index_strides[2], 0);
+    assert_false(rt__iter_index_keyed(&it));
+    /* By memory (the CUDA backend's): dim 0 first, a logical weight of 6
+       a step, so the iter is keyed. */
+    rt__iter_build(&pb, true, &it);
+    expect_iter(&it, 3, (int64_t[]){4, 6, 3}, (int64_t[]){4, 48, 16}, (int64_t[]){0, 0, 4}, 2);
+    assert_int_equal(it.index_strides[0], 6);
+    assert_int_equal(it.index_strides[1], 1);
+    assert_true(rt__iter_index_keyed(&it));
     assert_int_equal(it.strides[RT__ITER_IDX][2], 8);
     assert_int_equal(it.elem_size[RT__ITER_IDX], 8);
     assert_ptr_equal(it.data[RT__ITER_IDX], (char *)idx);
@@ -420,7 +431,7 @@ static void test_build_from_problem(void **state) {
 
     /* amax without indices sorts by stride: dims 0 and 1 then coalesce. */
     pb.has_indices = false;
-    rt__iter_build(&pb, &it);
+    rt__iter_build(&pb, true, &it);
     assert_false(it.tracks_index);
     assert_int_equal(rt__iter_noperands(&it), 2);
     expect_iter(&it, 3, (int64_t[]){4, 6, 3}, (int64_t[]){4, 48, 16}, (int64_t[]){0, 0, 4}, 2);
@@ -486,7 +497,7 @@ static int iter_pairs(const rt__iter *it, pair *p) {
             p[lin].out += i * it->strides[RT__ITER_OUT][d];
             p[lin].in += i * it->strides[RT__ITER_IN][d];
             if (d < it->num_reduce_dims) {
-                index += i * weight;
+                index += i * (it->tracks_index ? it->index_strides[d] : weight);
                 weight *= it->shape[d];
             }
         }
@@ -526,7 +537,9 @@ static void test_random_matches_brute_force(void **state) {
                 strides[d] = 0;
         }
         uint32_t mask = rnd(1u << ndim);
-        bool tracks = rnd(2);
+        /* none, the CPU's logical order or CUDA's order by memory */
+        int mode = (int)rnd(3);
+        bool tracks = mode != RT__INDEX_NONE;
         rt_tensor in = tensor(dtypes[rnd(4)], ndim, shape, strides);
         /* Output: contiguous over kept dims in a random order, maybe reversed. */
         step = 1;
@@ -540,7 +553,9 @@ static void test_random_matches_brute_force(void **state) {
         }
         int out_size = rnd(2) ? 4 : 8;
         rt__iter it;
-        rt__iter_build_raw(&in, out_full, out_size, mask, tracks, &it);
+        rt__iter_build_raw(&in, out_full, out_size, mask, mode, &it);
+        if (mode == RT__INDEX_LOGICAL)
+            assert_false(rt__iter_index_keyed(&it));
 
         int n = reference_pairs(&in, out_full, out_size, mask, ref);
         assert_int_equal(iter_pairs(&it, got), n);
@@ -564,7 +579,8 @@ static void test_random_matches_brute_force(void **state) {
                 assert_false(it.shape[d - 1] * it.strides[RT__ITER_IN][d - 1] ==
                                  it.strides[RT__ITER_IN][d] &&
                              it.shape[d - 1] * it.strides[RT__ITER_OUT][d - 1] ==
-                                 it.strides[RT__ITER_OUT][d]);
+                                 it.strides[RT__ITER_OUT][d] &&
+                             it.shape[d - 1] * it.index_strides[d - 1] == it.index_strides[d]);
         }
     }
 }

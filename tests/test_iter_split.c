@@ -48,8 +48,9 @@ static rt_status record(void *user, const rt__iter *piece, bool first, bool last
 /* ---- enumerating an iter ---- */
 
 /* One element of an iter: each operand's byte offset from its ORIGINAL
-   base (before any split), and index_base + the piece-local linear index
-   over the reduced dims (dim 0 fastest). */
+   base (before any split), and its logical index: index_base + its digits
+   dotted with index_strides for an index-tracking iter, else the
+   piece-local linear index over the reduced dims (dim 0 fastest). */
 typedef struct point {
     int64_t off[RT__ITER_MAX_OPERANDS];
     int64_t index;
@@ -85,7 +86,7 @@ static int64_t enumerate(const rt__iter *it, char *const *origin, point *p,
             for (int op = 0; op < RT__ITER_MAX_OPERANDS; op++)
                 local[op] += i * it->strides[op][d];
             if (d < it->num_reduce_dims) {
-                index += i * weight;
+                index += i * (it->tracks_index ? it->index_strides[d] : weight);
                 weight *= it->shape[d];
             }
         }
@@ -120,7 +121,8 @@ static int64_t find_output(const int64_t *outs, int64_t n, int64_t off) {
 
 /* Splits `root` at `limit` and checks every promise of the contract. The
    IDX slot of root must be free: it is filled with a probe whose offset is
-   the root's linear reduced index, so each element carries where it was. */
+   the root's logical index (index_strides) when it tracks one, else its
+   linear reduced index, so each element carries where it was. */
 static void check_split(rt__iter *root, int64_t limit, int acc_size) {
     int64_t n = numel_of(root);
     assert_true(n > 0);
@@ -128,8 +130,10 @@ static void check_split(rt__iter *root, int64_t limit, int acc_size) {
     root->elem_size[RT__ITER_IDX] = 1;
     root->data[RT__ITER_IDX] = NULL;
     for (int d = 0, w = 1; d < root->ndim; d++) {
-        root->strides[RT__ITER_IDX][d] = d < root->num_reduce_dims ? w : 0;
-        w *= d < root->num_reduce_dims ? (int)root->shape[d] : 1;
+        const bool reduced = d < root->num_reduce_dims;
+        root->strides[RT__ITER_IDX][d] =
+            !reduced ? 0 : root->tracks_index ? root->index_strides[d] : w;
+        w *= reduced ? (int)root->shape[d] : 1;
     }
     if (acc_size)
         assert_int_equal(rt__iter_add_acc(root, (char *)FAKE_ACC, acc_size),
@@ -179,13 +183,15 @@ static void check_split(rt__iter *root, int64_t limit, int acc_size) {
     if (rt__iter_fits(root, limit))
         assert_int_equal(rec.n, 1);
 
-    /* Per output: pieces seen, a floor for the next piece's indices, and
-       whether its last piece has gone by. */
-    int64_t *seen = calloc((size_t)nout, sizeof *seen), *floor_ = malloc((size_t)nout * 8),
-            *top = malloc((size_t)nout * 8), *stamp = malloc((size_t)nout * 8);
+    /* Per output: pieces seen, and whether its last piece has gone by.
+       (Pieces need not come in index order: a split of a faster reduced
+       dim interleaves them. Each element's logical index is checked
+       against the probe instead, and the sorted comparison below sees
+       each exactly once.) */
+    int64_t *seen = calloc((size_t)nout, sizeof *seen), *stamp = malloc((size_t)nout * 8);
     bool *closed = calloc((size_t)nout, sizeof *closed);
     for (int64_t o = 0; o < nout; o++)
-        top[o] = stamp[o] = -1;
+        stamp[o] = -1;
     int64_t total = 0;
     for (int k = 0; k < rec.n; k++) {
         const rt__iter *pc = &rec.v[k].piece;
@@ -211,15 +217,9 @@ static void check_split(rt__iter *root, int64_t limit, int acc_size) {
                 assert_int_equal(rec.v[k].first, seen[o] == 0);
                 closed[o] = rec.v[k].last;
                 seen[o]++;
-                floor_[o] = top[o];
             }
-            /* reduce order: this piece's indices all follow earlier ones */
-            if (root->tracks_index) {
-                assert_true(got[i].index > floor_[o]);
+            if (root->tracks_index)
                 assert_int_equal(got[i].index, got[i].off[RT__ITER_IDX]);
-            }
-            if (got[i].off[RT__ITER_IDX] > top[o])
-                top[o] = got[i].off[RT__ITER_IDX];
         }
         total += m;
     }
@@ -237,8 +237,6 @@ static void check_split(rt__iter *root, int64_t limit, int acc_size) {
     free(got);
     free(outs);
     free(seen);
-    free(floor_);
-    free(top);
     free(stamp);
     free(closed);
 }
@@ -289,7 +287,7 @@ static void random_iter(rt__iter *it) {
         out_full[k] = rnd(4) == 0 ? -step : step;
         step *= in.shape[k];
     }
-    rt__iter_build_raw(&in, out_full, rnd(2) ? 4 : 8, mask, rnd(2), it);
+    rt__iter_build_raw(&in, out_full, rnd(2) ? 4 : 8, mask, (int)rnd(3), it);
 }
 
 static void test_random_splits(void **state) {
@@ -413,12 +411,13 @@ static void test_split_at_int32(void **state) {
 
 /* An index-tracking reduction whose reach at fault is a logically faster
    reduced dim: amax with indices over dims 0 and 1 of a [211, 7, 2^21] f32
-   view with strides [1, 2^21 x 211, 211] (dim 1 slowest in memory). Only
-   the slowest reduced dim may be halved while it is open, and halving the
-   kept dim (the largest reach the rule allowed) never shrinks dim 1's 10
-   GB: that split asked for 2^21 x 211 x 7 pieces (found by
-   test_cuda_plan). Now dim 0 is halved on the way to dim 1: 211 x 7
-   pieces of one element of each reduced dim. */
+   view with strides [1, 2^21 x 211, 211] (dim 1 slowest in memory). Until
+   v1.44 only the slowest reduced dim of such an iter could be halved, and
+   the split once asked for 2^21 x 211 x 7 pieces here (found by
+   test_cuda_plan); now dim 1 is halved down to 7 pieces, as for a sum,
+   each keyed: its linear index runs over dim 0, whose logical weight is
+   7. Built both ways: in logical order (the CPU's; iter dim 0 is logical
+   dim 1) and by memory (CUDA's; iter dim 0 is logical dim 0). */
 static void test_split_index_faster_dim(void **state) {
     (void)state;
     const int64_t k = (int64_t)1 << 21;
@@ -434,28 +433,32 @@ static void test_split_index_faster_dim(void **state) {
     in.strides[1] = k * 211;
     in.strides[2] = 211;
     int64_t out_full[] = {0, 0, 1};
-    rt__iter it;
-    rt__iter_build_raw(&in, out_full, 4, 3u, true, &it);
-    assert_false(rt__iter_fits(&it, 0));
-    recorder rec = {0};
-    rec.fail_at = 5000; /* the old split would run on for hours */
-    assert_int_equal(rt__iter_for_each_piece(&it, 0, record, &rec), RT_OK);
-    assert_int_equal(rec.n, 211 * 7);
-    int64_t elements = 0;
-    for (int p = 0; p < rec.n; p++) {
-        const rt__iter *pc = &rec.v[p].piece;
-        assert_true(rt__iter_fits(pc, 0));
-        assert_int_equal(pc->inputs_per_output, 1);
-        assert_int_equal(pc->num_outputs, k);
-        /* piece p is element (dim 0 = p / 7, dim 1 = p % 7): logical
-           index (p / 7) * 7 + p % 7 = p, in reduce order */
-        assert_int_equal(pc->index_base, p);
-        assert_int_equal(rec.v[p].first, p == 0);
-        assert_int_equal(rec.v[p].last, p == rec.n - 1);
-        elements += pc->num_outputs;
+    for (int mode = RT__INDEX_LOGICAL; mode <= RT__INDEX_BY_MEMORY; mode++) {
+        rt__iter it;
+        rt__iter_build_raw(&in, out_full, 4, 3u, mode, &it);
+        assert_false(rt__iter_fits(&it, 0));
+        const int dim1 = mode == RT__INDEX_LOGICAL ? 0 : 1; /* iter dim of logical dim 1 */
+        assert_int_equal(it.index_strides[dim1], 1);
+        assert_int_equal(it.index_strides[1 - dim1], 7);
+        assert_int_equal(rt__iter_index_keyed(&it), mode == RT__INDEX_BY_MEMORY);
+        recorder rec = {0};
+        rec.fail_at = 5000; /* the old split would run on for hours */
+        assert_int_equal(rt__iter_for_each_piece(&it, 0, record, &rec), RT_OK);
+        assert_int_equal(rec.n, 7);
+        for (int p = 0; p < rec.n; p++) {
+            const rt__iter *pc = &rec.v[p].piece;
+            assert_true(rt__iter_fits(pc, 0));
+            assert_int_equal(pc->inputs_per_output, 211);
+            assert_int_equal(pc->num_outputs, k);
+            assert_int_equal(pc->shape[dim1], 1);
+            /* piece p holds dim 1 = p: logical indices 7 x i + p */
+            assert_int_equal(pc->index_base, p);
+            assert_true(rt__iter_index_keyed(pc));
+            assert_int_equal(rec.v[p].first, p == 0);
+            assert_int_equal(rec.v[p].last, p == rec.n - 1);
+        }
+        free(rec.v);
     }
-    assert_int_equal(elements, 211 * 7 * k);
-    free(rec.v);
 }
 
 /* ---- edges ---- */

@@ -1697,6 +1697,80 @@ static void test_arg_ties_and_nan(void **state) {
     dev_case_free(&d);
 }
 
+/* Index-tracking reductions over several reduced dims of a permuted input:
+   the CUDA backend orders their reduced dims by memory, so the iter is
+   keyed (rt__iter_index_keyed) and the general kernel carries rt__index_map
+   keys; every index must still be the logical one, the first among ties
+   and NaNs. Small integers and bools tie all over; the f32 cases plant
+   the extreme (or NaN) at several places, the lowest logical index not the
+   lowest address. Both policies; each case asserted keyed first. */
+static void test_arg_keyed(void **state) {
+    (void)state;
+    static const struct {
+        const char *name;
+        rt_op op;
+        rt_dtype dt, odt;
+        int nd;
+        int64_t shape[4]; /* of the contiguous data */
+        int perm[4];      /* the view's dim d is the data's dim perm[d] */
+        int ndims;
+        int dims[4];
+        bool idx;
+        int plant; /* 0: none; 1: the extreme; 2: NaN (f32 only) */
+    } cases[] = {
+        {"argmax f32 over a transposed matrix", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {512, 300},
+         {1, 0}, 2, {0, 1}, false, 0},
+        {"argmax f32, planted maxima", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {512, 300}, {1, 0}, 2,
+         {0, 1}, false, 1},
+        {"argmin f32, planted NaNs", RT_OP_ARGMIN, RT_F32, RT_I64, 2, {512, 300}, {1, 0}, 2,
+         {0, 1}, false, 2},
+        {"argmin u8 ties", RT_OP_ARGMIN, RT_U8, RT_I64, 2, {1000, 77}, {1, 0}, 2, {0, 1}, false, 0},
+        {"argmax bool ties", RT_OP_ARGMAX, RT_BOOL, RT_I64, 2, {96, 4096}, {1, 0}, 2, {0, 1},
+         false, 0},
+        {"max with indices f16, dims 0 and 2 of [70,6,50]", RT_OP_MAX, RT_F16, RT_F16, 3,
+         {6, 50, 70}, {2, 0, 1}, 2, {0, 2}, true, 0},
+        {"argmin i32 over every dim of a 3-d permutation", RT_OP_ARGMIN, RT_I32, RT_I64, 3,
+         {6, 50, 70}, {2, 0, 1}, 3, {0, 1, 2}, false, 0},
+        {"min with indices i8, three of four dims", RT_OP_MIN, RT_I8, RT_I8, 4, {4, 8, 16, 32},
+         {3, 1, 0, 2}, 3, {0, 1, 3}, true, 0},
+        {"argmax f64, 2^20 elements transposed", RT_OP_ARGMAX, RT_F64, RT_I64, 2, {1024, 1024},
+         {1, 0}, 2, {0, 1}, false, 1},
+        {"argmax bf16, a column block of a transposed view", RT_OP_ARGMAX, RT_BF16, RT_I64, 3,
+         {64, 48, 96}, {2, 1, 0}, 2, {1, 2}, false, 0},
+    };
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rt_case c;
+        make_case(&c, cases[i].op, cases[i].dt, cases[i].odt, cases[i].nd, cases[i].shape,
+                  cases[i].dims, cases[i].ndims, (int)(i % 3), cases[i].idx, 0x6b3eull + i);
+        case_permute_input(&c, cases[i].perm);
+        if (cases[i].plant) {
+            /* Planted at data offsets 17, 5 and near the end: in the view
+               (dims reversed) the logical order of those is not theirs. */
+            const double v = cases[i].plant == 2 ? NAN : cases[i].op == RT_OP_ARGMAX ? 9.0 : -9.0;
+            const int64_t n = rt_case_numel(&c.in);
+            const int64_t at[3] = {17, 5 + c.in.shape[1], n - 3};
+            for (int k = 0; k < 3; k++)
+                rt_elem_put_f((char *)c.in.data + at[k] * (int64_t)rt_dtype_size(c.in.dtype),
+                              c.in.dtype, v);
+        }
+        const rt_policy policies[2] = {RT_POLICY_COMPAT, RT_POLICY_TUNED};
+        for (int pi = 0; pi < 2; pi++) {
+            rt_status s = dev_case_run(g_gpu, &c, &d, policies[pi], NULL);
+            check_case_gpu(&c, s, cases[i].name);
+            rt__problem pb;
+            rt__iter it;
+            case_iter(g_gpu, &c, &d, policies[pi], &pb, &it);
+            if (!rt__iter_index_keyed(&it))
+                fail_msg("%s: the iter is not keyed", cases[i].name);
+        }
+        rt_case_free(&c);
+    }
+    dev_case_free(&d);
+    print_message("keyed arg cases: %zu\n", sizeof cases / sizeof cases[0]);
+}
+
 /* Element k of slice o of a 2-d case reduced over `dim` (outs slices of
    len elements) set to x. */
 static void put_in_slice(rt_case *c, int dim, int64_t outs, int64_t len, int64_t o, int64_t k,
@@ -1781,6 +1855,7 @@ int main(void) {
         cmocka_unit_test(test_tiny),
         cmocka_unit_test(test_stream),
         cmocka_unit_test(test_arg_ties_and_nan),
+        cmocka_unit_test(test_arg_keyed),
         cmocka_unit_test(test_minmax_nan_inf),
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_rows_exact),

@@ -20,13 +20,14 @@ static rt_context *g_gpu;
 typedef struct piece_count {
     int pieces;
     int partial; /* pieces with first or last false */
+    int keyed;   /* pieces whose kernels map keys (rt__iter_index_keyed) */
 } piece_count;
 
 static rt_status count_piece(void *user, const rt__iter *piece, bool first, bool last) {
-    (void)piece;
     piece_count *pc = user;
     pc->pieces++;
     pc->partial += !first || !last;
+    pc->keyed += rt__iter_index_keyed(piece);
     return RT_OK;
 }
 
@@ -36,7 +37,7 @@ static piece_count case_pieces(const rt_case *c, const dev_case *d, int64_t limi
     rt__iter it;
     case_iter(g_gpu, c, d, RT_POLICY_DEFAULT, &pb, &it);
     assert_false(rt__iter_fits(&it, limit));
-    piece_count pc = {0, 0};
+    piece_count pc = {0, 0, 0};
     assert_int_equal(rt__iter_for_each_piece(&it, limit, count_piece, &pc), RT_OK);
     return pc;
 }
@@ -53,75 +54,87 @@ typedef struct split_case {
     int64_t limit;
     bool reduced_split; /* some output's inputs span several pieces */
     int kind;           /* every piece runs on this rt__kernel_kind (TUNED); -1: not asserted */
+    bool reversed;      /* the input is the data's view with its dims reversed */
 } split_case;
 
 #define NOT_ASSERTED (-1)
 
 static const split_case k_splits[] = {
     {"sum, reduced dim split", RT_OP_SUM, RT_F32, RT_F32, 2, {3, 20000}, 1, {1}, false, 4096, true,
-     NOT_ASSERTED},
+     NOT_ASSERTED, false},
     {"mean, reduced dim split", RT_OP_MEAN, RT_F32, RT_F32, 2, {3, 20000}, 1, {1}, false, 4096,
-     true, NOT_ASSERTED},
+     true, NOT_ASSERTED, false},
     {"i32 sum to i64, reduced split", RT_OP_SUM, RT_I32, RT_I64, 2, {3, 20000}, 1, {1}, false,
-     4096, true, NOT_ASSERTED},
+     4096, true, NOT_ASSERTED, false},
     {"var, reduced dim split", RT_OP_VAR, RT_F32, RT_F32, 2, {3, 20000}, 1, {1}, false, 4096, true,
-     NOT_ASSERTED},
+     NOT_ASSERTED, false},
     {"argmax, reduced dim split", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {3, 20000}, 1, {1}, false, 4096,
-     true, NOT_ASSERTED},
+     true, NOT_ASSERTED, false},
     {"min with indices, reduced split", RT_OP_MIN, RT_F32, RT_F32, 2, {3, 20000}, 1, {1}, true,
-     4096, true, NOT_ASSERTED},
+     4096, true, NOT_ASSERTED, false},
     {"sum, reduced dim 0 split", RT_OP_SUM, RT_F32, RT_F32, 2, {20000, 3}, 1, {0}, false, 4096,
-     true, NOT_ASSERTED},
+     true, NOT_ASSERTED, false},
     {"sum, kept dim split", RT_OP_SUM, RT_F32, RT_F32, 2, {20000, 3}, 1, {1}, false, 4096, false,
-     NOT_ASSERTED},
+     NOT_ASSERTED, false},
     {"var, kept dim split", RT_OP_VAR, RT_F32, RT_F32, 2, {20000, 3}, 1, {1}, false, 4096, false,
-     NOT_ASSERTED},
+     NOT_ASSERTED, false},
     {"argmax, kept dim split", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {20000, 3}, 1, {1}, false, 4096,
-     false, NOT_ASSERTED},
+     false, NOT_ASSERTED, false},
     {"min with indices, kept split", RT_OP_MIN, RT_F32, RT_F32, 2, {20000, 3}, 1, {1}, true, 4096,
-     false, NOT_ASSERTED},
+     false, NOT_ASSERTED, false},
     {"argmax, two reduced dims split", RT_OP_ARGMAX, RT_F32, RT_I64, 3, {50, 40, 30}, 2, {0, 2},
-     false, 1000, true, NOT_ASSERTED},
+     false, 1000, true, NOT_ASSERTED, false},
     {"min with indices, two reduced dims", RT_OP_MIN, RT_F32, RT_F32, 3, {50, 40, 30}, 2, {0, 2},
-     true, 1000, true, NOT_ASSERTED},
+     true, 1000, true, NOT_ASSERTED, false},
     /* Short rows, the reduced dim split (one-row pieces: TUNED's ROWS
        direct kernel merges ACC states and shifts indices by index_base). */
     {"rows: sum, reduced split", RT_OP_SUM, RT_F32, RT_F32, 2, {40, 60}, 1, {1}, false, 128, true,
-     NOT_ASSERTED},
+     NOT_ASSERTED, false},
     {"rows: argmax, reduced split", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {40, 60}, 1, {1}, false, 128,
-     true, NOT_ASSERTED},
+     true, NOT_ASSERTED, false},
     {"rows: min with indices, reduced split", RT_OP_MIN, RT_F64, RT_F64, 2, {40, 30}, 1, {1}, true,
-     128, true, NOT_ASSERTED},
+     128, true, NOT_ASSERTED, false},
     {"rows: var, reduced split", RT_OP_VAR, RT_F32, RT_F32, 2, {40, 60}, 1, {1}, false, 128, true,
-     NOT_ASSERTED},
+     NOT_ASSERTED, false},
     {"sum, both kinds of split", RT_OP_SUM, RT_F32, RT_F32, 3, {64, 40, 30}, 2, {0, 2}, false, 500,
-     true, NOT_ASSERTED},
+     true, NOT_ASSERTED, false},
     /* A full reduction cut into runs of at most 1000 elements, each one
        output's piece on the TINY kernel: ACC states merged, indices
        shifted by each piece's base. */
     {"tiny: sum, pieces of one run", RT_OP_SUM, RT_F32, RT_F32, 1, {3500}, 1, {0}, false, 1000, true,
-     RT__KERNEL_TINY},
+     RT__KERNEL_TINY, false},
     {"tiny: argmax, pieces of one run", RT_OP_ARGMAX, RT_F32, RT_I64, 1, {3500}, 1, {0}, false, 1000,
-     true, RT__KERNEL_TINY},
+     true, RT__KERNEL_TINY, false},
     {"tiny: min with indices, pieces", RT_OP_MIN, RT_F64, RT_F64, 1, {2500}, 1, {0}, true, 1000, true,
-     RT__KERNEL_TINY},
+     RT__KERNEL_TINY, false},
     {"tiny: var, pieces of one run", RT_OP_VAR, RT_F32, RT_F32, 1, {3500}, 1, {0}, false, 1000, true,
-     RT__KERNEL_TINY},
+     RT__KERNEL_TINY, false},
     /* Runs of 100000 elements cut from 350003 (the last piece shorter),
        each piece's run over 16 KiB on the STREAM kernel: several blocks,
        a fold, and the ACC states of the pieces before it. */
     {"stream: sum, pieces of one run", RT_OP_SUM, RT_F32, RT_F32, 1, {350003}, 1, {0}, false,
-     100000, true, RT__KERNEL_STREAM},
+     100000, true, RT__KERNEL_STREAM, false},
     {"stream: mean, pieces of one run", RT_OP_MEAN, RT_F32, RT_F32, 1, {350003}, 1, {0}, false,
-     100000, true, RT__KERNEL_STREAM},
+     100000, true, RT__KERNEL_STREAM, false},
     {"stream: i32 sum to i64, pieces", RT_OP_SUM, RT_I32, RT_I64, 1, {350003}, 1, {0}, false,
-     100000, true, RT__KERNEL_STREAM},
+     100000, true, RT__KERNEL_STREAM, false},
     {"stream: bf16 sum to f32, pieces", RT_OP_SUM, RT_BF16, RT_F32, 1, {350003}, 1, {0}, false,
-     100000, true, RT__KERNEL_STREAM},
+     100000, true, RT__KERNEL_STREAM, false},
     {"stream: f32 amax, pieces", RT_OP_MAX, RT_F32, RT_F32, 1, {350003}, 1, {0}, false, 100000,
-     true, RT__KERNEL_STREAM},
+     true, RT__KERNEL_STREAM, false},
     {"stream: norm p=2, pieces", RT_OP_NORM, RT_F32, RT_F32, 1, {350003}, 1, {0}, false, 100000,
-     true, RT__KERNEL_STREAM},
+     true, RT__KERNEL_STREAM, false},
+    /* Index-tracking reductions over reversed (transposed) inputs: keyed
+       iters (reduced dims by memory, not logically), cut along any dim,
+       each piece's keys mapped back through index_base and its strides. */
+    {"keyed: argmax of a transposed matrix", RT_OP_ARGMAX, RT_F32, RT_I64, 2, {300, 200}, 2,
+     {0, 1}, false, 4096, true, NOT_ASSERTED, true},
+    {"keyed: argmin u8 ties, transposed", RT_OP_ARGMIN, RT_U8, RT_I64, 2, {256, 300}, 2, {0, 1},
+     false, 5000, true, NOT_ASSERTED, true},
+    {"keyed: min with indices, dims 0 and 2 reversed", RT_OP_MIN, RT_F64, RT_F64, 3,
+     {20, 30, 40}, 2, {0, 2}, true, 500, true, NOT_ASSERTED, true},
+    {"keyed: argmax over every dim of a reversed 3-d", RT_OP_ARGMAX, RT_I16, RT_I64, 3,
+     {20, 30, 40}, 3, {0, 1, 2}, false, 700, true, NOT_ASSERTED, true},
 };
 
 /* Whether every piece of `limit` runs on kernel kind `kind`. */
@@ -164,6 +177,12 @@ static void test_split_limit(void **state) {
         rt_case c;
         make_case(&c, sc->op, sc->dt, sc->odt, sc->nd, sc->shape, sc->dims, sc->ndims, 1, sc->idx,
                   0x5b117ull + i);
+        if (sc->reversed) {
+            int perm[3];
+            for (int k = 0; k < sc->nd; k++)
+                perm[k] = sc->nd - 1 - k;
+            case_permute_input(&c, perm);
+        }
         /* Unsplit first (allocates the device copies case_pieces needs). */
         rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_DEFAULT, NULL);
         check_case_gpu(&c, s, sc->name);
@@ -176,6 +195,8 @@ static void test_split_limit(void **state) {
             assert_int_equal(pc.partial, 0);
         if (sc->kind != NOT_ASSERTED)
             expect_piece_kind(&c, &d, sc->limit, sc->kind);
+        if (sc->reversed)
+            assert_true(pc.keyed > 0);
 
         assert_int_equal(rt__context_set_split_limit(g_gpu, sc->limit), RT_OK);
         s = dev_case_run(g_gpu, &c, &d, RT_POLICY_DEFAULT, NULL);

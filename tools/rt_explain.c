@@ -440,7 +440,8 @@ int main(int argc, char **argv) {
     uint32_t mask = reduce_mask(&r, out_strides);
     rt__iter it;
     rt__iter_build_raw(&r.in, out_strides, (int)rt_dtype_size(r.out_dtype), mask,
-                       rt__op_tracks_index(r.op, false), &it);
+                       rt__op_tracks_index(r.op, false) ? RT__INDEX_BY_MEMORY : RT__INDEX_NONE,
+                       &it);
     rt__op_traits traits = rt__op_traits_for(r.op, r.in.dtype, r.out_dtype, false, r.p);
     memcpy(traits.kernel_regs, r.kernel_regs, sizeof traits.kernel_regs);
     memcpy(traits.kernel_threads, r.kernel_threads, sizeof traits.kernel_threads);

@@ -328,7 +328,7 @@ rt_status rt__cpu_execute(const rt_context *ctx, const rt__problem *pb)
     pl.prm.count = pb->reduce_count;
 
     rt__iter it;
-    rt__iter_build(pb, &it);
+    rt__iter_build(pb, false, &it);
     plan_dims(&pl, &it, pb->has_indices);
     /* The whole iter is one piece here (64-bit offsets need no split), so
        its index base must be 0 and its counts those of the problem. */

@@ -19,7 +19,14 @@ typedef struct dims {
     int64_t shape[RT_MAX_DIMS];
     int64_t stride[RT__ITER_MAX_OPERANDS][RT_MAX_DIMS]; /* bytes */
     bool reduced[RT_MAX_DIMS];
+    /* Index-tracking ops: the logical weight of a step along each dim,
+       row-major over the reduced dims in the input's order (the last
+       fastest); 0 on kept dims and for every other op. Coalescing keeps
+       it (continues()), so each iter dim has one. */
+    int64_t index_stride[RT_MAX_DIMS];
     bool tracks_index;
+    bool index_by_memory; /* rt__iter_source's: reduced dims of an
+                             index-tracking op order by memory too */
     /* Present operands in TensorIterator's order, outputs before the
        input (values, indices, input): the comparison asks them in turn. */
     int order[RT__ITER_MAX_OPERANDS];
@@ -51,7 +58,8 @@ static uint64_t magnitude(int64_t v) {
 static int compare_dims(const dims *w, int d0, int d1) {
     if (w->reduced[d0] != w->reduced[d1])
         return w->reduced[d0] ? -1 : 1;
-    if (w->reduced[d0] && w->tracks_index)
+    const bool logical = w->reduced[d0] && w->tracks_index;
+    if (logical && !w->index_by_memory)
         return d0 > d1 ? -1 : 1;
     for (int k = 0; k < w->norder; k++) {
         int op = w->order[k];
@@ -61,6 +69,10 @@ static int compare_dims(const dims *w, int d0, int d1) {
         if (s0 != s1)
             return s0 < s1 ? -1 : 1;
     }
+    /* Where memory does not decide, an index-tracking op's reduced dims
+       keep their logical order, so the iter needs no index map. */
+    if (logical)
+        return d0 > d1 ? -1 : 1;
     return w->shape[d0] > w->shape[d1] ? 1 : 0;
 }
 
@@ -103,8 +115,13 @@ static void flip_negative(dims *w, char **data) {
     }
 }
 
-/* shape * stride[a] == stride[b] for every operand: b continues a. */
+/* shape * stride[a] == stride[b] for every operand, and for the logical
+   index: b continues a. */
 static bool continues(const dims *w, int64_t shape_a, int a, int b) {
+    int64_t index_next;
+    if (__builtin_mul_overflow(shape_a, w->index_stride[a], &index_next) ||
+        index_next != w->index_stride[b])
+        return false;
     for (int k = 0; k < w->norder; k++) {
         int op = w->order[k];
         int64_t next;
@@ -143,6 +160,7 @@ void rt__iter_build_from(const rt__iter_source *src, rt__iter *it) {
     memset(it, 0, sizeof *it);
     w.n = src->ndim;
     w.tracks_index = src->tracks_index;
+    w.index_by_memory = src->index_by_memory;
     w.norder = 0;
     for (int k = 0; k < 3; k++) {
         int op = torch_order[k];
@@ -164,6 +182,12 @@ void rt__iter_build_from(const rt__iter_source *src, rt__iter *it) {
             uint64_t bytes = (uint64_t)src->strides[op][d] * (uint64_t)src->elem_size[op];
             w.stride[op][d] = zero ? 0 : (int64_t)bytes;
         }
+    }
+    int64_t weight = 1;
+    for (int d = w.n - 1; d >= 0; d--) {
+        w.index_stride[d] = w.reduced[d] && w.tracks_index ? weight : 0;
+        if (w.reduced[d])
+            weight = rt__iter_mul_sat(weight, w.shape[d]);
     }
     /* An empty input reads nothing, and its strides need not describe
        addressable memory (validation bounds no span of an empty tensor),
@@ -192,6 +216,7 @@ void rt__iter_build_from(const rt__iter_source *src, rt__iter *it) {
            started from, for continues() above. */
         perm[it->ndim] = d;
         it->shape[it->ndim] = w.shape[d];
+        it->index_strides[it->ndim] = w.index_stride[d];
         for (int j = 0; j < w.norder; j++)
             it->strides[w.order[j]][it->ndim] = w.stride[w.order[j]][d];
         it->num_reduce_dims += w.reduced[d];
@@ -219,7 +244,7 @@ static int dtype_bytes(rt_dtype dtype) {
 }
 
 void rt__iter_build_raw(const rt_tensor *in, const int64_t *out_strides_full, int out_elem_size,
-                        uint32_t reduce_mask, bool tracks_index, rt__iter *it) {
+                        uint32_t reduce_mask, int index_mode, rt__iter *it) {
     rt__iter_source src;
     memset(&src, 0, sizeof src);
     src.ndim = in->ndim;
@@ -230,8 +255,21 @@ void rt__iter_build_raw(const rt_tensor *in, const int64_t *out_strides_full, in
     src.data[RT__ITER_IN] = (char *)in->data;
     src.elem_size[RT__ITER_IN] = dtype_bytes(in->dtype);
     src.reduce_mask = reduce_mask;
-    src.tracks_index = tracks_index;
+    src.tracks_index = index_mode != RT__INDEX_NONE;
+    src.index_by_memory = index_mode == RT__INDEX_BY_MEMORY;
     rt__iter_build_from(&src, it);
+}
+
+bool rt__iter_index_keyed(const rt__iter *it) {
+    if (!it->tracks_index)
+        return false;
+    int64_t weight = 1;
+    for (int d = 0; d < it->num_reduce_dims; d++) {
+        if (it->shape[d] > 1 && it->index_strides[d] != weight)
+            return true;
+        weight = rt__iter_mul_sat(weight, it->shape[d]);
+    }
+    return false;
 }
 
 int rt__iter_noperands(const rt__iter *it) {

@@ -33,13 +33,22 @@ typedef struct rt__iter {
     int elem_size[RT__ITER_MAX_OPERANDS]; /* bytes; 0 if absent */
     int64_t num_outputs;       /* product of kept extents */
     int64_t inputs_per_output; /* product of reduced extents */
-    /* Index-tracking ops (argmin/argmax, min/max with indices): reduced dims
-       keep their logical order (last logical reduced dim fastest) and are
-       never flipped, so the linear index over [0, num_reduce_dims) is the
-       row-major flattened index over the reduced dims in the input's dim
-       order; index_base is added to it (non-zero only in split pieces). */
+    /* Index-tracking ops (argmin/argmax, min/max with indices): the
+       logical index of a reduced element, the row-major flattened index
+       over the reduced dims in the input's dim order, is index_base +
+       sum over reduced dims d of (its digit along d) x index_strides[d].
+       Reduced dims of these ops are never flipped. Built for the CPU
+       (index_by_memory false) they keep their logical order (last
+       logical reduced dim fastest), so index_strides are the row-major
+       weights of the iter's own reduced extents and the linear index over
+       [0, num_reduce_dims) plus index_base is the logical index; built
+       for the GPU they order by memory like any other op's, and where
+       that order is not the logical one the iter is "keyed"
+       (rt__iter_index_keyed). index_strides are 0 on kept dims and for
+       every other op; index_base is non-zero only in split pieces. */
     bool tracks_index;
     int64_t index_base;
+    int64_t index_strides[RT_MAX_DIMS];
 } rt__iter;
 
 /*
@@ -50,22 +59,44 @@ typedef struct rt__iter {
  *     (base moved to the other end, strides negated); a reduced dim likewise
  *     unless tracks_index;
  *  3. reorder: reduced dims first, ordered by |input stride|, smallest
- *     first (by logical position, last dim first, when tracks_index); then
- *     kept dims by output stride, smallest first; ties broken by the next
- *     operand, then the smaller extent first, then the original order;
+ *     first (by logical position, last dim first, when tracks_index and
+ *     not index_by_memory; by logical position where strides tie, when
+ *     tracks_index and index_by_memory); then kept dims by output stride,
+ *     smallest first; ties broken by the next operand, then the smaller
+ *     extent first, then the original order;
  *  4. coalesce neighbours a, b (a faster) of the same kind (both reduced or
  *     both kept) when either has extent 1, or when
- *     shape[a] * stride[a] == stride[b] for every operand;
+ *     shape[a] * stride[a] == stride[b] for every operand and for the
+ *     logical index (index_strides);
  *  5. drop extent-1 dims (an all-ones input gives ndim 0).
+ * index_by_memory: whether an index-tracking op's reduced dims order by
+ * memory (the CUDA backend, whose kernels take a keyed iter) or keep their
+ * logical order (the CPU backend, whose extremes rely on elements arriving
+ * in increasing index order). See rt__iter.tracks_index.
  * Never fails on a validated problem; zero-size tensors give a valid iter
  * with num_outputs or inputs_per_output 0.
  */
-void rt__iter_build(const rt__problem *pb, rt__iter *it);
+void rt__iter_build(const rt__problem *pb, bool index_by_memory, rt__iter *it);
 
 /* The same without a problem, for tests and tools: the output strides
-   (elements) are given at the input's rank with 0 on reduced dims. */
+   (elements) are given at the input's rank with 0 on reduced dims, and
+   index_mode says whether the op tracks an index and how its reduced dims
+   order (RT__INDEX_*; a bool true is RT__INDEX_LOGICAL, the CPU's). */
+enum {
+    RT__INDEX_NONE = 0,     /* the op tracks no index */
+    RT__INDEX_LOGICAL = 1,  /* tracks one; index_by_memory false (CPU) */
+    RT__INDEX_BY_MEMORY = 2 /* tracks one; index_by_memory true (CUDA) */
+};
 void rt__iter_build_raw(const rt_tensor *in, const int64_t *out_strides_full, int out_elem_size,
-                        uint32_t reduce_mask, bool tracks_index, rt__iter *it);
+                        uint32_t reduce_mask, int index_mode, rt__iter *it);
+
+/* True when the iter tracks an index and its linear reduced index plus
+   index_base is not the logical index: some reduced dim of extent > 1 has
+   an index stride other than the product of the faster reduced extents.
+   A keyed iter's index-tracking kernels map each element to its logical
+   index (the CUDA backend's rt__index_map); only the general kernel does,
+   and such an iter has at least two reduced dims. */
+bool rt__iter_index_keyed(const rt__iter *it);
 
 /* Number of operands present (2, 3 or 4). */
 int rt__iter_noperands(const rt__iter *it);
@@ -98,10 +129,10 @@ bool rt__iter_fits(const rt__iter *it, int64_t limit);
 /*
  * Visits pieces that fit `limit`, in an order where every output sees its
  * contributing pieces in reduce order. The split halves the dim with the
- * largest (extent-1)*|stride| over operands (for tracks_index, a reduced
- * dim is split only once every slower reduced dim has extent 1; the slower
- * ones are split first), moving each operand's base, and index_base for
- * reduced dims. For each piece:
+ * largest (extent-1)*|stride| over operands, moving each operand's base,
+ * and index_base (by index_strides) for reduced dims; a piece whose split
+ * cut a reduced dim faster than another of extent > 1 is keyed
+ * (rt__iter_index_keyed). For each piece:
  *   first: no earlier piece contributed to this piece's outputs
  *          (start from the identity, not from the ACC operand);
  *   last:  no later piece will (write the output, not the ACC operand).

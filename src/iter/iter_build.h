@@ -27,6 +27,7 @@ typedef struct rt__iter_source {
     int elem_size[RT__ITER_MAX_OPERANDS];
     uint32_t reduce_mask;                 /* bit d set: input dim d is reduced */
     bool tracks_index;
+    bool index_by_memory; /* rt__iter_build's argument */
 } rt__iter_source;
 
 /* Builds *it from *src as rt__iter_build documents (flip, reorder,

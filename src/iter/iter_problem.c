@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-void rt__iter_build(const rt__problem *pb, rt__iter *it) {
+void rt__iter_build(const rt__problem *pb, bool index_by_memory, rt__iter *it) {
     rt__iter_source src;
     memset(&src, 0, sizeof src);
     src.ndim = pb->in.ndim;
@@ -25,5 +25,6 @@ void rt__iter_build(const rt__problem *pb, rt__iter *it) {
     }
     src.reduce_mask = pb->reduce_mask;
     src.tracks_index = rt__op_tracks_index(pb->op, pb->has_indices);
+    src.index_by_memory = index_by_memory;
     rt__iter_build_from(&src, it);
 }

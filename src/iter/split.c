@@ -53,22 +53,15 @@ bool rt__iter_fits(const rt__iter *it, int64_t limit) {
 }
 
 /* The dim to halve: the largest (extent-1)*|stride| over operands, ties to
-   the slower dim (PyTorch's get_dim_to_split). For an index-tracking iter a
-   reduced dim may be halved only when every slower reduced dim has extent
-   1: then the faster reduced dims are whole in both halves, and a piece's
-   linear reduced index is the logical one minus a constant (index_base).
-   So when the largest reach is a faster reduced dim, the slowest reduced
-   dim of extent > 1 is halved first, on the way to it. (Choosing the
-   largest among the dims allowed instead halved kept dims that did not
-   shrink the reach at fault until each was 1: an amax with indices over
-   dims 0 and 1 of a [211, 7, 2^21] f32 view with strides [1, 2^21 x 211,
-   211] asked for some 3 x 10^9 pieces, found by tests/test_cuda_plan.c.)
-   Returns -1 when no dim has extent >= 2. */
+   the slower dim (PyTorch's get_dim_to_split), for every op: an
+   index-tracking piece carries its logical index in index_base and
+   index_strides, so any reduced dim may be halved. (Until v1.44 such an
+   iter halved only its slowest reduced dim, so that a piece's linear
+   index plus a constant stayed the logical one; when the reach at fault
+   was a faster reduced dim, that took the product of the slower extents
+   in pieces, 262144 launches for an argmax over a transposed [65536,
+   65536] bf16 matrix.) Returns -1 when no dim has extent >= 2. */
 static int dim_to_split(const rt__iter *it) {
-    int slowest_open = -1; /* slowest reduced dim with extent > 1 */
-    for (int d = 0; d < it->num_reduce_dims; d++)
-        if (it->shape[d] > 1)
-            slowest_open = d;
     int best = -1;
     int64_t best_reach = -1;
     for (int d = it->ndim - 1; d >= 0; d--) {
@@ -85,8 +78,6 @@ static int dim_to_split(const rt__iter *it) {
             }
         }
     }
-    if (it->tracks_index && best >= 0 && best < it->num_reduce_dims)
-        return slowest_open;
     return best;
 }
 
@@ -119,14 +110,8 @@ static rt_status visit(const splitter *sp, const rt__iter *piece, bool first, bo
     for (int op = 0; op < RT__ITER_MAX_OPERANDS; op++)
         if (part.elem_size[op] != 0)
             part.data[op] = rt__iter_shift(part.data[op], lower, part.strides[op][d]);
-    if (reduced && part.tracks_index) {
-        /* The faster reduced dims are whole (see dim_to_split), so one step
-           along d is their product in the linear index. */
-        int64_t step = 1;
-        for (int j = 0; j < d; j++)
-            step *= part.shape[j];
-        part.index_base += lower * step;
-    }
+    if (reduced && part.tracks_index)
+        part.index_base += lower * part.index_strides[d];
     rt__iter_recount(&part);
     return visit(sp, &part, first && !reduced, last);
 }

@@ -333,6 +333,22 @@ void rt__cuda_pack_iter(const rt__iter *it, rt__kernel_args *a) {
     a->index_base = it->index_base;
 }
 
+void rt__cuda_pack_index_map(const rt__iter *it, rt__index_map *m) {
+    memset(m, 0, sizeof *m);
+    const int R = it->num_reduce_dims;
+    for (int d = 0; d < R; d++) {
+        /* A digit's key weight: the extents of the logically faster dims
+           (smaller index strides), whose digits the key holds below it. */
+        uint32_t w = 1;
+        if (it->shape[d] > 1)
+            for (int k = 0; k < R; k++)
+                if (k != d && it->shape[k] > 1 && it->index_strides[k] < it->index_strides[d])
+                    w *= (uint32_t)it->shape[k];
+        m->key_weight[d] = w;
+        m->weight[d] = it->index_strides[d];
+    }
+}
+
 void rt__cuda_pack_tiny(const rt__iter *it, const rt__kernel_args *op, bool first, bool last,
                         rt__tiny_args *a) {
     a->in = it->data[RT__ITER_IN];

@@ -39,6 +39,9 @@ void rt__cuda_pack_tiny(const rt__iter *it, const rt__kernel_args *op, bool firs
                         rt__tiny_args *a);
 /* Fills the configuration fields of *a (mults, steps, vectorize_input). */
 void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a);
+/* Fills the index map of a keyed piece (rt__iter_index_keyed; launch.h
+   says what the fields mean). */
+void rt__cuda_pack_index_map(const rt__iter *it, rt__index_map *m);
 /* Fills the walk fields of *a (walk, walk_step, walk_digit, walk_carry,
    walk_dim, walk_extent, and step_div where a walk runs: launch.h) for
    general-kernel config c over piece it, whose kernel reads vectors of

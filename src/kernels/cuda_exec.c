@@ -192,6 +192,18 @@ static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, 
     a.last = last;
     /* Exact rows store straight to OUT (reduce_rows.cuh row_store, exact_row). */
     a.rows_exact = a.rows_exact && first && last;
+    if (rt__iter_index_keyed(piece)) {
+        /* Reduced dims in memory order, not logical order: the general
+           kernel with the index map (no other kernel takes two reduced
+           dims, which a keyed piece has). Not memoized: the memo replays
+           one argument block. */
+        RT_RETURN_IF(n->cfg.kernel != RT__KERNEL_GENERAL || p->entry->launch_keyed == NULL,
+                     RT_ERR_INTERNAL);
+        rt__index_map m;
+        rt__cuda_pack_index_map(piece, &m);
+        return rt__cuda_status(p->entry->launch_keyed(&a, &m, &n->cfg, (size_t)n->shared,
+                                                      p->stream, p->ctx->device_index));
+    }
     const rt__launch_fn launch = n->cfg.kernel == RT__KERNEL_ROWS ? p->rows : p->entry->launch;
     RT_RETURN_IF(launch == NULL, RT_ERR_INTERNAL);
     const rt_status s = rt__cuda_status(launch(&a, &n->cfg, (size_t)n->shared, p->stream,
@@ -346,7 +358,7 @@ rt_status rt__cuda_execute(rt_context *ctx, const rt__problem *pb) {
         return RT_OK;
 
     rt__iter it;
-    rt__iter_build(pb, &it);
+    rt__iter_build(pb, true, &it);
     RT_RETURN_IF(it.num_outputs != pb->out_count, RT_ERR_INTERNAL);
 
     int prev = 0;

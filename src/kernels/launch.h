@@ -210,6 +210,24 @@ typedef struct rt__kernel_args {
 } rt__kernel_args;
 
 /*
+ * The index map of a keyed piece (rt__iter_index_keyed): an index-tracking
+ * iter whose reduced dims run in memory order where that is not their
+ * logical order (argmax over every dim of a transposed matrix). Inside the
+ * piece an element's state carries a key, not its linear reduced index:
+ * the sum over reduced dims d of its digit along d times key_weight[d],
+ * which is the row-major index over the piece's reduced extents taken in
+ * logical order. Keys order as the logical indices do (the tie rule of
+ * ArgOp holds) and stay below the piece's element count (32 bits). An
+ * output's index is index_base plus each digit, read back from the key,
+ * times weight[d] (the iter's index_strides). Extent-1 dims: key_weight 1,
+ * their digit is always 0. rt__cuda_pack_index_map (cuda_args.c).
+ */
+typedef struct rt__index_map {
+    uint32_t key_weight[RT_MAX_DIMS];
+    int64_t weight[RT_MAX_DIMS];
+} rt__index_map;
+
+/*
  * Launches one piece: grid and block from cfg, shared_bytes of dynamic
  * shared memory, on stream, on the current device, whose ordinal is
  * `device` (-1: ask the runtime; the executor passes the one it has just
@@ -218,6 +236,12 @@ typedef struct rt__kernel_args {
  */
 typedef cudaError_t (*rt__launch_fn)(const rt__kernel_args *args, const rt__launch_config *cfg,
                                      size_t shared_bytes, cudaStream_t stream, int device);
+
+/* The general kernel over a keyed piece, with its index map as a second
+   parameter (index-tracking families only). */
+typedef cudaError_t (*rt__keyed_launch_fn)(const rt__kernel_args *args, const rt__index_map *map,
+                                           const rt__launch_config *cfg, size_t shared_bytes,
+                                           cudaStream_t stream, int device);
 
 /* Registers per thread and the most threads a block (its launch bounds)
    of the general kernel for output_vec_size 1, 2 and 4 on the current
@@ -232,6 +256,9 @@ typedef struct rt__kernel_entry {
     int out_size;  /* sizeof the translated state (the ACC operand) */
     int vt0;       /* the kernel's compiled unroll and vector widths */
     int input_vec; /* (the config's traits should say the same) */
+    /* Index-tracking families: the general kernel for keyed pieces (its
+       states carry rt__index_map keys); NULL for the others. */
+    rt__keyed_launch_fn launch_keyed;
 } rt__kernel_entry;
 
 #define RT__DECLARE_KERNEL_ENTRY(fam, FAM, sfx, DT) extern const rt__kernel_entry rt__kernel_##fam##_##sfx;

@@ -51,6 +51,61 @@ template <typename Op> struct HasPackedReduce<Op, std::void_t<decltype(Op::packe
     static constexpr bool value = Op::packed;
 };
 
+/* An index-tracking op over a keyed piece (rt__index_map, launch.h): its
+   states carry keys, the logical order's row-major index over the piece's
+   reduced extents, so Base's tie rule (the lower index wins) holds in the
+   logical order; translate() turns a key back into the logical index. */
+template <typename Base> struct KeyedOp : Base {
+    using typename Base::acc_t;
+    using typename Base::scalar_t;
+    static constexpr bool keyed = true;
+    const rt__kernel_args *args;
+    const rt__index_map *map;
+
+    __device__ KeyedOp(const rt__kernel_args &a, const rt__index_map &m)
+        : Base(a), args(&a), map(&m) {}
+    /* The key of linear reduced index r: one division a reduced dim. */
+    __device__ uint32_t key(uint32_t r) const {
+        uint32_t k = 0;
+#pragma unroll
+        for (int d = 0; d < RT_MAX_DIMS; d++) {
+            if (d == args->in_ndim)
+                break;
+            uint32_t mod;
+            r = div_mod(args->in_sizes[d], r, mod);
+            k += mod * map->key_weight[d];
+        }
+        return k;
+    }
+    /* What a step along reduced dim 0 adds to a key (a vector's elements
+       lie along it). */
+    __device__ uint32_t key_step() const { return map->key_weight[0]; }
+    __device__ acc_t reduce(acc_t acc, scalar_t x, uint32_t r) const {
+        return Base::reduce(acc, x, key(r));
+    }
+    __device__ acc_t reduce_key(acc_t acc, scalar_t x, uint32_t k) const {
+        return Base::reduce(acc, x, k);
+    }
+    __device__ auto translate(acc_t s, int64_t base) const {
+        auto out = Base::translate(s, base);
+        if (s.index != UINT32_MAX) {
+            int64_t index = base;
+            for (int d = 0; d < args->in_ndim; d++)
+                index += (int64_t)((s.index / map->key_weight[d]) % args->in_sizes[d].divisor) *
+                         map->weight[d];
+            out.index = index;
+        }
+        return out;
+    }
+};
+
+template <typename Op, typename = void> struct IsKeyed {
+    static constexpr bool value = false;
+};
+template <typename Op> struct IsKeyed<Op, std::void_t<decltype(Op::keyed)>> {
+    static constexpr bool value = Op::keyed;
+};
+
 /* Folds one vector whose first element is reduced index `first` into the
    K lane states: element i into state i % K, or the whole vector at once
    into state slot % K where the op can (Op::reduce_packed, see
@@ -62,6 +117,13 @@ static __device__ __forceinline__ void fold_vector(const Op &op, typename Op::ac
                                                    uint32_t first, int slot) {
     if constexpr (HasPackedReduce<Op>::value) {
         acc[slot % K] = op.reduce_packed(acc[slot % K], v);
+    } else if constexpr (IsKeyed<Op>::value) {
+        /* A vector lies along reduced dim 0 (vectorized_reduce): one key
+           calculation a vector. */
+        const uint32_t k = op.key(first), step = op.key_step();
+#pragma unroll
+        for (int i = 0; i < V; i++)
+            acc[i % K] = op.reduce_key(acc[i % K], v.v[i], k + (uint32_t)i * step);
     } else {
 #pragma unroll
         for (int i = 0; i < V; i++)
@@ -153,6 +215,7 @@ template <typename Op, int OVS> struct Reducer {
     Op op;
 
     __device__ explicit Reducer(const rt__kernel_args &args) : a(args), op(args) {}
+    __device__ Reducer(const rt__kernel_args &args, const Op &o) : a(args), op(o) {}
 
     /* PyTorch's should_block_x_reduce and friends. */
     __device__ bool splits_x() const { return a.input_mult[0] != 0; }
@@ -713,6 +776,15 @@ __global__ void __launch_bounds__(GeneralBounds<Op, OVS>::threads, GeneralBounds
     Reducer<Op, OVS>(a).run();
 }
 
+/* The general kernel over a keyed piece (index-tracking ops only): the
+   same body, its states carrying the map's keys. */
+template <typename Op, int OVS>
+__global__ void __launch_bounds__(GeneralBounds<Op, OVS>::threads, GeneralBounds<Op, OVS>::blocks)
+    reduce_kernel_keyed(const __grid_constant__ rt__kernel_args a,
+                        const __grid_constant__ rt__index_map m) {
+    Reducer<KeyedOp<Op>, OVS>(a, KeyedOp<Op>(a, m)).run();
+}
+
 template <typename Op>
 cudaError_t launch_reduce(const rt__kernel_args *a, const rt__launch_config *c, size_t smem,
                           cudaStream_t stream, int device) {
@@ -730,6 +802,34 @@ cudaError_t launch_reduce(const rt__kernel_args *a, const rt__launch_config *c, 
         return cudaErrorInvalidValue;
     }
 }
+
+template <typename Op>
+cudaError_t launch_reduce_keyed(const rt__kernel_args *a, const rt__index_map *m,
+                                const rt__launch_config *c, size_t smem, cudaStream_t stream,
+                                int device) {
+    const dim3 grid((unsigned)c->grid[0], (unsigned)c->grid[1], 1);
+    const dim3 block((unsigned)c->block[0], (unsigned)c->block[1], 1);
+    void *params[] = {const_cast<rt__kernel_args *>(a), const_cast<rt__index_map *>(m)};
+    switch (c->output_vec_size) {
+    case 1:
+        return launch_fast<reduce_kernel_keyed<Op, 1>>(grid, block, smem, stream, params, device);
+    case 2:
+        return launch_fast<reduce_kernel_keyed<Op, 2>>(grid, block, smem, stream, params, device);
+    case 4:
+        return launch_fast<reduce_kernel_keyed<Op, 4>>(grid, block, smem, stream, params, device);
+    default:
+        return cudaErrorInvalidValue;
+    }
+}
+
+/* launch_reduce_keyed for ops that track an index (Op::tracks_index), else
+   nullptr: only those have keyed pieces. */
+template <typename Op, typename = void> struct KeyedLaunch {
+    static constexpr rt__keyed_launch_fn fn = nullptr;
+};
+template <typename Op> struct KeyedLaunch<Op, std::void_t<decltype(Op::tracks_index)>> {
+    static constexpr rt__keyed_launch_fn fn = launch_reduce_keyed<Op>;
+};
 
 template <typename Op> cudaError_t kernel_limits(int regs[3], int threads[3]) {
     const void *kernels[3] = {reinterpret_cast<const void *>(reduce_kernel<Op, 1>),
@@ -756,6 +856,7 @@ template <typename Op> cudaError_t kernel_limits(int regs[3], int threads[3]) {
         rt::kernel_limits<RT__OP_##FAM(RT__CTYPE_##sfx)>,                                          \
         (int)sizeof(RT__OP_##FAM(RT__CTYPE_##sfx)::acc_t),                                       \
         (int)sizeof(rt::OutState<RT__OP_##FAM(RT__CTYPE_##sfx)>), RT__OP_##FAM(RT__CTYPE_##sfx)::vt0, \
-        RT__OP_##FAM(RT__CTYPE_##sfx)::input_vec};
+        RT__OP_##FAM(RT__CTYPE_##sfx)::input_vec,                                                  \
+        rt::KeyedLaunch<RT__OP_##FAM(RT__CTYPE_##sfx)>::fn};
 
 #endif /* RT_KERNELS_REDUCE_BODY_CUH */
