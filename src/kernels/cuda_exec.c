@@ -23,6 +23,7 @@ typedef struct plan {
     const rt__kernel_entry *entry;
     rt__launch_fn rows; /* the entry's RT__KERNEL_ROWS launch */
     rt__tiny_launch_fn tiny; /* and its RT__KERNEL_TINY one */
+    rt__keyed_launch_fn keyed; /* its general kernel over keyed pieces, or NULL */
     rt__op_traits traits;
     rt_policy policy;
     rt__kernel_args proto; /* the op's fields; the rest is per piece */
@@ -197,12 +198,11 @@ static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, 
            kernel with the index map (no other kernel takes two reduced
            dims, which a keyed piece has). Not memoized: the memo replays
            one argument block. */
-        RT_RETURN_IF(n->cfg.kernel != RT__KERNEL_GENERAL || p->entry->launch_keyed == NULL,
-                     RT_ERR_INTERNAL);
+        RT_RETURN_IF(n->cfg.kernel != RT__KERNEL_GENERAL || p->keyed == NULL, RT_ERR_INTERNAL);
         rt__index_map m;
         rt__cuda_pack_index_map(piece, &m);
-        return rt__cuda_status(p->entry->launch_keyed(&a, &m, &n->cfg, (size_t)n->shared,
-                                                      p->stream, p->ctx->device_index));
+        return rt__cuda_status(p->keyed(&a, &m, &n->cfg, (size_t)n->shared, p->stream,
+                                        p->ctx->device_index));
     }
     const rt__launch_fn launch = n->cfg.kernel == RT__KERNEL_ROWS ? p->rows : p->entry->launch;
     RT_RETURN_IF(launch == NULL, RT_ERR_INTERNAL);
@@ -308,6 +308,7 @@ static rt_status run_reduce(rt_context *ctx, const rt__problem *pb, rt__iter *it
     p.ctx = ctx;
     p.pb = pb;
     RT_FORWARD_IF_ERROR(op_kernels(ctx, pb, &p.entry, &p.rows, &p.tiny, &p.traits));
+    p.keyed = rt__keyed_lookup(family_of(pb), pb->in.dtype);
     p.policy = pb->policy;
     p.stream = (cudaStream_t)ctx->stream;
     op_fields(pb, &p.proto);

@@ -1,7 +1,8 @@
 /*
  * Host dispatch: (family, input dtype) -> what its instantiations export,
  * one case per row of RT__FOR_EACH_KERNEL, the list the .cu files
- * instantiate: the general kernel's entry and the ROWS and TINY launches.
+ * instantiate: the general kernel's entry and the ROWS and TINY launches;
+ * and the keyed general kernels of RT__FOR_EACH_KEYED_KERNEL.
  */
 #include "launch.h"
 
@@ -42,4 +43,18 @@ rt__launch_fn rt__rows_lookup(rt__family family, rt_dtype in_dtype) {
 rt__tiny_launch_fn rt__tiny_lookup(rt__family family, rt_dtype in_dtype) {
     const kernel_row *r = row_of(family, in_dtype);
     return r != NULL ? *r->tiny : NULL;
+}
+
+rt__keyed_launch_fn rt__keyed_lookup(rt__family family, rt_dtype in_dtype) {
+    if ((int)family < 0 || family >= RT__FAM_COUNT || !rt__dtype_valid(in_dtype))
+        return NULL;
+    switch ((int)family * RT_DTYPE_COUNT + (int)in_dtype) {
+#define RT__KEYED_CASE(fam, FAM, sfx, DT)                                                          \
+    case RT__FAM_##FAM * RT_DTYPE_COUNT + DT:                                                      \
+        return rt__keyed_##fam##_##sfx;
+        RT__FOR_EACH_KEYED_KERNEL(RT__KEYED_CASE)
+#undef RT__KEYED_CASE
+    default:
+        return NULL;
+    }
 }

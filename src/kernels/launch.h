@@ -256,9 +256,6 @@ typedef struct rt__kernel_entry {
     int out_size;  /* sizeof the translated state (the ACC operand) */
     int vt0;       /* the kernel's compiled unroll and vector widths */
     int input_vec; /* (the config's traits should say the same) */
-    /* Index-tracking families: the general kernel for keyed pieces (its
-       states carry rt__index_map keys); NULL for the others. */
-    rt__keyed_launch_fn launch_keyed;
 } rt__kernel_entry;
 
 #define RT__DECLARE_KERNEL_ENTRY(fam, FAM, sfx, DT) extern const rt__kernel_entry rt__kernel_##fam##_##sfx;
@@ -339,6 +336,19 @@ typedef cudaError_t (*rt__tiny_launch_fn)(const rt__tiny_args *args, const rt__l
 static inline bool rt__config_tiny_args(const rt__launch_config *c) {
     return c->kernel == RT__KERNEL_TINY || c->kernel == RT__KERNEL_STREAM;
 }
+
+/* The general kernel over keyed pieces (rt__index_map) of each
+   index-tracking (family, dtype), in translation units of their own
+   (reduce_arg*_keyed.cu) so that a parallel build's longest unit does not
+   grow; rt__keyed_lookup gives NULL for the other families. */
+#define RT__FOR_EACH_KEYED_KERNEL(X)                                                               \
+    RT__KERNELS_ARGMIN(X)                                                                          \
+    RT__KERNELS_ARGMAX(X)
+#define RT__DECLARE_KEYED_ENTRY(fam, FAM, sfx, DT)                                                 \
+    extern const rt__keyed_launch_fn rt__keyed_##fam##_##sfx;
+RT__FOR_EACH_KEYED_KERNEL(RT__DECLARE_KEYED_ENTRY)
+#undef RT__DECLARE_KEYED_ENTRY
+rt__keyed_launch_fn rt__keyed_lookup(rt__family family, rt_dtype in_dtype);
 
 /* The TINY/STREAM launch of each (family, dtype), stamped from the same
    list; rt__tiny_lookup gives NULL if none. */

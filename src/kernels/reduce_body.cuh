@@ -822,15 +822,6 @@ cudaError_t launch_reduce_keyed(const rt__kernel_args *a, const rt__index_map *m
     }
 }
 
-/* launch_reduce_keyed for ops that track an index (Op::tracks_index), else
-   nullptr: only those have keyed pieces. */
-template <typename Op, typename = void> struct KeyedLaunch {
-    static constexpr rt__keyed_launch_fn fn = nullptr;
-};
-template <typename Op> struct KeyedLaunch<Op, std::void_t<decltype(Op::tracks_index)>> {
-    static constexpr rt__keyed_launch_fn fn = launch_reduce_keyed<Op>;
-};
-
 template <typename Op> cudaError_t kernel_limits(int regs[3], int threads[3]) {
     const void *kernels[3] = {reinterpret_cast<const void *>(reduce_kernel<Op, 1>),
                               reinterpret_cast<const void *>(reduce_kernel<Op, 2>),
@@ -856,7 +847,12 @@ template <typename Op> cudaError_t kernel_limits(int regs[3], int threads[3]) {
         rt::kernel_limits<RT__OP_##FAM(RT__CTYPE_##sfx)>,                                          \
         (int)sizeof(RT__OP_##FAM(RT__CTYPE_##sfx)::acc_t),                                       \
         (int)sizeof(rt::OutState<RT__OP_##FAM(RT__CTYPE_##sfx)>), RT__OP_##FAM(RT__CTYPE_##sfx)::vt0, \
-        RT__OP_##FAM(RT__CTYPE_##sfx)::input_vec,                                                  \
-        rt::KeyedLaunch<RT__OP_##FAM(RT__CTYPE_##sfx)>::fn};
+        RT__OP_##FAM(RT__CTYPE_##sfx)::input_vec};
+
+/* The keyed general kernel's launch of one (family, dtype) row of
+   RT__FOR_EACH_KEYED_KERNEL (reduce_arg*_keyed.cu). */
+#define RT__DEFINE_KEYED_ENTRY(fam, FAM, sfx, DT)                                                  \
+    extern "C" const rt__keyed_launch_fn rt__keyed_##fam##_##sfx =                                 \
+        rt::launch_reduce_keyed<RT__OP_##FAM(RT__CTYPE_##sfx)>;
 
 #endif /* RT_KERNELS_REDUCE_BODY_CUH */

@@ -148,9 +148,6 @@ template <typename V> struct ArgOut {
  */
 template <typename S, bool IsMax> struct ArgOp {
     using scalar_t = S;
-    /* Its states carry an index: the general kernel also comes keyed
-       (KeyedOp, reduce_body.cuh). */
-    static constexpr bool tracks_index = true;
     using val_t = typename CmpAcc<S>::type;
     using acc_t = ArgAcc<val_t>;
     using out_t = ArgOut<val_t>;
