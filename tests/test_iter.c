@@ -424,6 +424,9 @@ static void test_build_from_problem(void **state) {
     assert_int_equal(it.index_strides[0], 6);
     assert_int_equal(it.index_strides[1], 1);
     assert_true(rt__iter_index_keyed(&it));
+    char js[512];
+    rt__iter_to_json(&it, js, sizeof js);
+    assert_non_null(strstr(js, ",\"index_strides\":[6,1,0],\"index_base\":0,\"index_keyed\":true}"));
     assert_int_equal(it.strides[RT__ITER_IDX][2], 8);
     assert_int_equal(it.elem_size[RT__ITER_IDX], 8);
     assert_ptr_equal(it.data[RT__ITER_IDX], (char *)idx);

@@ -27,7 +27,10 @@
  * The output dtype is the op's default (rt_reduce_default_dtype), the output
  * contiguous. Prints one JSON object on stdout: the arguments, the output
  * shape, the iteration space (iter strides in bytes, output operand first, dims
- * fastest first) and "config" (null when there is nothing to launch). An
+ * fastest first; for argmin/argmax also "index_strides", each dim's weight
+ * in the logical index, and "index_keyed", whether the GPU's kernel maps
+ * keys to indices: src/iter/iter.h) and "config" (null when there is
+ * nothing to launch). An
  * iteration space too large for 32-bit indexing runs in
  * pieces: "config" is the first piece's and "pieces" lists them all.
  * --p is the norm's p (default 2, PyTorch's; other ops ignore it): the
@@ -361,6 +364,12 @@ static void put_iter(text *t, const rt__iter *it) {
     put_array(t, it->strides[RT__ITER_IN], it->ndim);
     put(t, "],\"num_reduce_dims\":%d,\"num_outputs\":%" PRId64 ",\"inputs_per_output\":%" PRId64,
         it->num_reduce_dims, it->num_outputs, it->inputs_per_output);
+    if (it->tracks_index) { /* as rt__iter_to_json */
+        put(t, ",");
+        put_list(t, "index_strides", it->index_strides, it->ndim);
+        put(t, ",\"index_base\":%" PRId64 ",\"index_keyed\":%s", it->index_base,
+            rt__iter_index_keyed(it) ? "true" : "false");
+    }
 }
 
 static void put_config(text *t, const rt__launch_config *c) {

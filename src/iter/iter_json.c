@@ -49,7 +49,16 @@ int rt__iter_to_json(const rt__iter *it, char *buf, size_t size) {
         put_list(&t, it->strides[op], it->ndim);
         first = false;
     }
-    put(&t, "],\"num_reduce_dims\":%d,\"num_outputs\":%lld,\"inputs_per_output\":%lld}",
+    put(&t, "],\"num_reduce_dims\":%d,\"num_outputs\":%lld,\"inputs_per_output\":%lld",
         it->num_reduce_dims, (long long)it->num_outputs, (long long)it->inputs_per_output);
+    /* Index-tracking ops: each dim's weight in the logical index, and
+       whether the kernels map keys (rt__iter_index_keyed). */
+    if (it->tracks_index) {
+        put(&t, ",\"index_strides\":");
+        put_list(&t, it->index_strides, it->ndim);
+        put(&t, ",\"index_base\":%lld,\"index_keyed\":%s", (long long)it->index_base,
+            rt__iter_index_keyed(it) ? "true" : "false");
+    }
+    put(&t, "}");
     return (int)t.len;
 }
