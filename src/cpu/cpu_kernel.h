@@ -92,8 +92,9 @@ typedef struct rt__cpu_result {
  * A range of reduced rows for the vertical path: the linear reduced index
  * range [begin, end) over dims [0, nd) (dim 0 fastest), each with an input
  * byte stride. The linear index is also the logical index that
- * argmin/argmax report (rt__iter keeps reduced dims in logical order for
- * index-tracking ops).
+ * argmin/argmax report (the CPU backend builds its iter with
+ * index_by_memory false: index-tracking ops keep their reduced dims in
+ * logical order).
  */
 typedef struct rt__cpu_rows {
     int nd;

@@ -127,12 +127,12 @@ bool rt__iter_is_one_run(const rt__iter *it);
 bool rt__iter_fits(const rt__iter *it, int64_t limit);
 
 /*
- * Visits pieces that fit `limit`, in an order where every output sees its
- * contributing pieces in reduce order. The split halves the dim with the
- * largest (extent-1)*|stride| over operands, moving each operand's base,
- * and index_base (by index_strides) for reduced dims; a piece whose split
- * cut a reduced dim faster than another of extent > 1 is keyed
- * (rt__iter_index_keyed). For each piece:
+ * Visits pieces that fit `limit`, depth first, lower halves first, so that
+ * each output sees its contributing pieces in one fixed order. The split
+ * halves the dim with the largest (extent-1)*|stride| over operands,
+ * moving each operand's base, and index_base (by index_strides) for
+ * reduced dims; a piece whose split cut a reduced dim faster than another
+ * of extent > 1 is keyed (rt__iter_index_keyed). For each piece:
  *   first: no earlier piece contributed to this piece's outputs
  *          (start from the identity, not from the ACC operand);
  *   last:  no later piece will (write the output, not the ACC operand).

@@ -4,8 +4,11 @@
  * whose element count or byte reach passes INT32_MAX is cut in halves, as
  * PyTorch's with_32bit_indexing does: halve the dim with the largest byte
  * extent, depth first, the lower half before the upper one. Depth first
- * keeps every output's pieces in reduce order, which the first/last flags
- * and the arg-reductions' index_base rely on.
+ * visits every output's pieces in one fixed order, the one holding the
+ * lower corner of its reduced box first and the upper corner last, which
+ * the first/last flags rely on (and sums' run-to-run identical results).
+ * The arg-reductions' index_base moves by index_strides, so it needs no
+ * order: a split of a faster reduced dim interleaves the pieces' indices.
  */
 #include "iter_build.h"
 
