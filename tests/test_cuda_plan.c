@@ -13,7 +13,11 @@
  *    config the check refuses reaches the user as RT_ERR_INTERNAL;
  *  - its dynamic shared memory fits the device's default limit;
  *  - its staging and semaphores are non-negative and none without a
- *    cross-block combine (an all-zero config then needs no workspace).
+ *    cross-block combine (an all-zero config then needs no workspace);
+ *  - for index-tracking ops, at a dozen of its elements: unkeyed, the
+ *    linear index plus index_base is the logical index; keyed, the index
+ *    map's keys fit the piece, order as the logical indices do and decode
+ *    back to them, computed as KeyedOp does (check_index_map).
  * The kernels' own results for such plans are test_reduce_cuda's; this
  * test reaches the shapes a GPU test cannot afford (up to 2^35 elements,
  * every rule of TUNED) at host speed.
@@ -233,6 +237,8 @@ typedef struct planner {
     int pieces;
     bool capped; /* stopped at MAX_PIECES */
     char *where; /* the problem, for messages */
+    rt_rng *rng; /* picks the elements check_index_map follows */
+    int keyed;   /* keyed pieces seen */
 } planner;
 
 /* Pieces planned of one problem at most: a bound on the test's time, not
@@ -244,6 +250,68 @@ typedef struct planner {
    Its reduced dims now order by memory and split as a sum's do.) A
    problem past the bound is planned up to it and counted. */
 #define MAX_PIECES 20000
+
+/* The logical index of reduced linear index r of an index-tracking piece
+   (index_base + digits x index_strides), its digits into digit[]. */
+static int64_t logical_index(const rt__iter *piece, int64_t r, int64_t *digit) {
+    int64_t index = piece->index_base;
+    for (int d = 0; d < piece->num_reduce_dims; d++) {
+        digit[d] = r % piece->shape[d];
+        r /= piece->shape[d];
+        index += digit[d] * piece->index_strides[d];
+    }
+    return index;
+}
+
+/* What an index-tracking piece's kernels rely on, at a few of its reduced
+   elements. Unkeyed: index_base + the linear index is the logical index
+   (every kernel, the ROWS, TINY and STREAM ones too). Keyed: the map
+   rt__cuda_pack_index_map packs gives each element a key, as KeyedOp::key
+   computes it, below the piece's element count (32 bits), in the same
+   order as the logical indices (ArgOp's tie rule), which KeyedOp::translate
+   turns back into the logical index. */
+static void check_index_map(planner *pl, const rt__iter *piece) {
+    enum { SAMPLES = 12 };
+    const int64_t n = piece->inputs_per_output;
+    const bool keyed = rt__iter_index_keyed(piece);
+    rt__index_map m;
+    rt__cuda_pack_index_map(piece, &m);
+    int64_t key[SAMPLES], index[SAMPLES], digit[RT_MAX_DIMS];
+    for (int k = 0; k < SAMPLES; k++) {
+        const int64_t r = k == 0 ? 0 : k == 1 ? n - 1 : rt_rng_range(pl->rng, 0, n - 1);
+        index[k] = logical_index(piece, r, digit);
+        if (!keyed) {
+            if (index[k] != piece->index_base + r)
+                fail_msg("unkeyed piece: element %lld has logical index %lld, base %lld, of %s",
+                         (long long)r, (long long)index[k], (long long)piece->index_base,
+                         pl->where);
+            continue;
+        }
+        uint64_t kv = 0;
+        for (int d = 0; d < piece->num_reduce_dims; d++)
+            kv += (uint64_t)digit[d] * m.key_weight[d];
+        if (kv >= (uint64_t)n)
+            fail_msg("keyed piece: key %llu of element %lld past the piece's %lld, of %s",
+                     (unsigned long long)kv, (long long)r, (long long)n, pl->where);
+        key[k] = (int64_t)kv;
+        int64_t back = piece->index_base;
+        for (int d = 0; d < piece->num_reduce_dims; d++)
+            back += (int64_t)(((uint32_t)kv / m.key_weight[d]) % (uint32_t)piece->shape[d]) *
+                    m.weight[d];
+        if (back != index[k])
+            fail_msg("keyed piece: key %llu decodes to %lld, not %lld, of %s",
+                     (unsigned long long)kv, (long long)back, (long long)index[k], pl->where);
+    }
+    if (keyed) {
+        pl->keyed++;
+        for (int i = 0; i < SAMPLES; i++)
+            for (int j = 0; j < SAMPLES; j++)
+                if ((key[i] < key[j]) != (index[i] < index[j]))
+                    fail_msg("keyed piece: keys %lld, %lld against indices %lld, %lld, of %s",
+                             (long long)key[i], (long long)key[j], (long long)index[i],
+                             (long long)index[j], pl->where);
+    }
+}
 
 static rt_status plan_piece(void *user, const rt__iter *piece, bool first, bool last) {
     planner *pl = user;
@@ -259,6 +327,8 @@ static rt_status plan_piece(void *user, const rt__iter *piece, bool first, bool 
         rt__iter_to_json(piece, js, sizeof js);
         fail_msg("a piece past 32-bit indexing, %s, of %s", js, pl->where);
     }
+    if (piece->tracks_index)
+        check_index_map(pl, piece);
     const rt_policy policies[] = {RT_POLICY_COMPAT, RT_POLICY_TUNED};
     for (int k = 0; k < 2; k++) {
         rt__launch_config c;
@@ -315,8 +385,9 @@ static rt__device_props device_model(int k) {
     return d;
 }
 
-/* Plans every piece of pb; returns true when it had more than MAX_PIECES. */
-static bool plan_problem(rt_context *cpu, rt_rng *r, const rt_case *pb, char *where) {
+/* Plans every piece of pb; returns true when it had more than MAX_PIECES.
+   Adds the keyed pieces it checked to *keyed. */
+static bool plan_problem(rt_context *cpu, rt_rng *r, const rt_case *pb, char *where, int *keyed) {
     rt_reduce_args a;
     rt_case_args(pb, &a);
     rt__problem prob;
@@ -346,7 +417,7 @@ static bool plan_problem(rt_context *cpu, rt_rng *r, const rt_case *pb, char *wh
     const int noffs = (int)(sizeof offs / sizeof offs[0]);
     const rt__device_props dev = device_model((int)rt_rng_range(r, 0, 3));
 
-    planner pl = {&traits, &dev, 0, false, 0, false, where};
+    planner pl = {&traits, &dev, 0, false, 0, false, where, r, 0};
     pl.kinds_off = rt_rng_chance(r, 0.6) ? 0 : offs[rt_rng_range(r, 1, noffs - 1)];
     /* The executor's limit, or a small one that cuts small tensors too
        (the GPU split tests' rt__context_set_split_limit). */
@@ -367,6 +438,7 @@ static bool plan_problem(rt_context *cpu, rt_rng *r, const rt_case *pb, char *wh
     }
     if (s != RT_OK && !pl.capped)
         fail_msg("the split failed (%s): %s", rt_status_name(s), where);
+    *keyed += pl.keyed;
     return pl.capped;
 }
 
@@ -386,7 +458,7 @@ static void test_random_plans_pass_the_launch_check(void **state) {
     assert_int_equal(rt_context_create(&cpu, RT_DEVICE_CPU, 0), RT_OK);
     const int cases = env_int("RT_TEST_CASES", 6000);
     const bool trace = getenv("RT_TEST_TRACE") != NULL; /* each problem, before it is planned */
-    int split = 0, capped = 0;
+    int split = 0, capped = 0, keyed = 0;
     for (int i = 0; i < cases; i++) {
         rt_rng r;
         rt_rng_seed(&r, 0x9a11c0ffeeull + (uint64_t)i);
@@ -396,15 +468,16 @@ static void test_random_plans_pass_the_launch_check(void **state) {
         rt_case_describe(&pb, where, sizeof where);
         if (trace)
             fprintf(stderr, "%s\n", where);
-        capped += plan_problem(cpu, &r, &pb, where);
+        capped += plan_problem(cpu, &r, &pb, where, &keyed);
         int64_t n = 1;
         for (int d = 0; d < pb.in.ndim; d++)
             n *= pb.in.shape[d];
         split += n > INT32_MAX;
     }
     print_message("[ plans    ] %d random problems, %d of them over 2^31 elements, %d cut "
-                  "into more than %d pieces (planned up to there)\n",
-                  cases, split, capped, MAX_PIECES);
+                  "into more than %d pieces (planned up to there); %d keyed pieces' index "
+                  "maps checked\n",
+                  cases, split, capped, MAX_PIECES, keyed);
     rt_context_destroy(cpu);
     munmap(slots, 4 * SLOT_BYTES);
 }
