@@ -29,7 +29,7 @@
  * shape, the iteration space (iter strides in bytes, output operand first, dims
  * fastest first; for argmin/argmax also "index_strides", each dim's weight
  * in the logical index, and "index_keyed", whether the GPU's kernel maps
- * keys to indices: src/iter/iter.h) and "config" (null when there is
+ * keys to indices: rt__iter_to_json, src/iter/iter.h) and "config" (null when there is
  * nothing to launch). An
  * iteration space too large for 32-bit indexing runs in
  * pieces: "config" is the first piece's and "pieces" lists them all.
@@ -356,20 +356,19 @@ static void put_list(text *t, const char *key, const int64_t *v, int n) {
     put_array(t, v, n);
 }
 
+/* The iteration space's members, rt__iter_to_json's object without its
+   braces (the shape, the OUT and IN strides, the counts, and an
+   index-tracking op's index_strides, base and keyed flag). */
 static void put_iter(text *t, const rt__iter *it) {
-    put_list(t, "iter_shape", it->shape, it->ndim);
-    put(t, ",\"iter_strides\":[");
-    put_array(t, it->strides[RT__ITER_OUT], it->ndim);
-    put(t, ",");
-    put_array(t, it->strides[RT__ITER_IN], it->ndim);
-    put(t, "],\"num_reduce_dims\":%d,\"num_outputs\":%" PRId64 ",\"inputs_per_output\":%" PRId64,
-        it->num_reduce_dims, it->num_outputs, it->inputs_per_output);
-    if (it->tracks_index) { /* as rt__iter_to_json */
-        put(t, ",");
-        put_list(t, "index_strides", it->index_strides, it->ndim);
-        put(t, ",\"index_base\":%" PRId64 ",\"index_keyed\":%s", it->index_base,
-            rt__iter_index_keyed(it) ? "true" : "false");
+    const int n = rt__iter_to_json(it, NULL, 0);
+    char *members = malloc((size_t)n + 1);
+    if (members == NULL) {
+        t->oom = true;
+        return;
     }
+    rt__iter_to_json(it, members, (size_t)n + 1);
+    put(t, "%.*s", n - 2, members + 1);
+    free(members);
 }
 
 static void put_config(text *t, const rt__launch_config *c) {
