@@ -276,7 +276,7 @@ static int check_torch_case(const jdoc *d, int line_no) {
     }
     rt__iter it;
     rt__iter_build_raw(&in, out_strides, (int)rt_dtype_size(out_dtype), mask,
-                       rt__op_tracks_index(op, false), &it);
+                       rt__op_tracks_index(op, false) ? RT__INDEX_BY_MEMORY : RT__INDEX_NONE, &it);
     rt__launch_config c = rt_test_config_for(&it, op, in.dtype, RT_POLICY_COMPAT);
 
     int bad = 0;

@@ -256,13 +256,13 @@ static void test_rank0_and_single_element(void **state) {
     rt_tensor scalar = {.data = rt_test_iter_base(), .dtype = RT_F32, .ndim = 0};
     int64_t no_strides[1] = {0};
     rt__iter built;
-    rt__iter_build_raw(&scalar, no_strides, 4, 0, false, &built);
+    rt__iter_build_raw(&scalar, no_strides, 4, 0, RT__INDEX_NONE, &built);
     c = compat_for(&built, RT_OP_SUM, RT_F32);
     assert_single_thread(&c);
     rt_tensor single = {.data = rt_test_iter_base(), .dtype = RT_F32, .ndim = 2, .shape = {1, 1},
                         .strides = {1, 1}};
     int64_t out_strides[] = {0, 0};
-    rt__iter_build_raw(&single, out_strides, 4, 3u, false, &built);
+    rt__iter_build_raw(&single, out_strides, 4, 3u, RT__INDEX_NONE, &built);
     c = compat_for(&built, RT_OP_SUM, RT_F32);
     assert_single_thread(&c);
 }

@@ -67,7 +67,7 @@ static rt_tensor tensor(rt_dtype dtype, int ndim, const int64_t *shape, const in
 static void build(const rt_tensor *in, uint32_t mask, bool tracks, rt__iter *it) {
     int64_t out_full[RT_MAX_DIMS];
     contiguous_out_full(in, mask, out_full);
-    rt__iter_build_raw(in, out_full, 4, mask, tracks, it);
+    rt__iter_build_raw(in, out_full, 4, mask, tracks ? RT__INDEX_LOGICAL : RT__INDEX_NONE, it);
 }
 
 static void expect_iter(const rt__iter *it, int ndim, const int64_t *shape, const int64_t *in_strides,
@@ -320,7 +320,7 @@ static void test_rank_zero(void **state) {
     (void)state;
     rt_tensor in = tensor(RT_F64, 0, NULL, NULL);
     rt__iter it;
-    rt__iter_build_raw(&in, NULL, 8, 0, false, &it);
+    rt__iter_build_raw(&in, NULL, 8, 0, RT__INDEX_NONE, &it);
     assert_int_equal(it.ndim, 0);
     assert_int_equal(it.num_reduce_dims, 0);
     assert_int_equal(it.num_outputs, 1);
@@ -385,7 +385,7 @@ static void test_to_json(void **state) {
     n = rt__iter_to_json(&it, buf, sizeof buf);
     assert_non_null(strstr(buf, "[32768,4,4194304],[0,4,32768]]"));
     rt_tensor scalar = tensor(RT_F32, 0, NULL, NULL);
-    rt__iter_build_raw(&scalar, NULL, 4, 0, false, &it);
+    rt__iter_build_raw(&scalar, NULL, 4, 0, RT__INDEX_NONE, &it);
     rt__iter_to_json(&it, buf, sizeof buf);
     assert_string_equal(buf, "{\"iter_shape\":[],\"iter_strides\":[[],[]],\"num_reduce_dims\":0,"
                              "\"num_outputs\":1,\"inputs_per_output\":1}");

@@ -387,7 +387,7 @@ static void test_split_at_int32(void **state) {
     in.strides[1] = 1;
     int64_t out_full[] = {1, 0};
     rt__iter it;
-    rt__iter_build_raw(&in, out_full, 8, 2u, true, &it);
+    rt__iter_build_raw(&in, out_full, 8, 2u, RT__INDEX_BY_MEMORY, &it);
     assert_false(rt__iter_fits(&it, 0));
     recorder rec = {0};
     assert_int_equal(rt__iter_for_each_piece(&it, 0, record, &rec), RT_OK);

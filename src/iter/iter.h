@@ -81,7 +81,7 @@ void rt__iter_build(const rt__problem *pb, bool index_by_memory, rt__iter *it);
 /* The same without a problem, for tests and tools: the output strides
    (elements) are given at the input's rank with 0 on reduced dims, and
    index_mode says whether the op tracks an index and how its reduced dims
-   order (RT__INDEX_*; a bool true is RT__INDEX_LOGICAL, the CPU's). */
+   order (RT__INDEX_*). */
 enum {
     RT__INDEX_NONE = 0,     /* the op tracks no index */
     RT__INDEX_LOGICAL = 1,  /* tracks one; index_by_memory false (CPU) */
