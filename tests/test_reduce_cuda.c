@@ -1586,6 +1586,10 @@ static const branch_case k_stream_wide[] = {
      false, 0, 1, 1, 1, 0, 1},
     {"stream, wide: f64 sum, 8388613, misaligned", RT_OP_SUM, RT_F64, RT_F64, 1, {8388613}, 1, {0},
      1, false, 0, 1, 1, 1, 0, 1},
+    /* 8-byte inputs read 4 vectors a round (stream_loads_in_flight): two
+       rounds a thread, the grid's last block a partial one. */
+    {"stream, wide: i64 max, 8388619", RT_OP_MAX, RT_I64, RT_I64, 1, {8388619}, 1, {0}, 0, false,
+     0, 1, 1, 1, 0, 1},
     {"stream, wide: bf16 sum to f32, 33554441", RT_OP_SUM, RT_BF16, RT_F32, 1, {33554441}, 1, {0},
      3, false, 0, 1, 1, 1, 0, 1},
 };

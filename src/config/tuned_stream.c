@@ -76,6 +76,10 @@
  * bytes, 174.3 at 128, 174.6 at 256: two rounds of its 2 loads in flight, and
  * half the blocks, whose 8-byte partials the last block folds in half the
  * loads), as fast as f32: so 4 vectors a thread whatever their width.
+ * (Those H100 numbers are of 2 loads a round; since v1.45 the kernel keeps
+ * 4 of the 32-byte vectors in flight, stream_loads_in_flight in
+ * reduce_tiny.cuh, measured on the H200 only: a 128-byte thread is one
+ * round of them on the H100.)
  */
 #include "config_policies.h"
 

@@ -14,7 +14,8 @@
  *  - thread t reads scalar t of the unaligned head and of the tail (each
  *    shorter than one vector, and a block has at least 32 threads), then
  *    aligned vectors t, t + T, ... of Op::input_vec elements, up to
- *    Op::loads_in_flight of them loaded before any fold;
+ *    Op::loads_in_flight of them loaded before any fold (STREAM:
+ *    stream_loads_in_flight);
  *  - a shuffle tree in one warp, or the general kernel's warps_reduce
  *    (a tree per warp, their states through shared memory, a tree over
  *    them in warp 0);
@@ -25,15 +26,15 @@
  *
  * The STREAM kernel (RT__KERNEL_STREAM) is the same reducer over a large
  * run: block b of a one-shot grid reads the chunk of vectors [b * chunk,
- * (b + 1) * chunk) in one round of loads (block 0 also the head and the
- * tail), reduces it, and thread 0 publishes the block's state and counts
- * it; one block (the last to count, or in grids over a wave the grid's
- * last, run_stream) folds every block's state in a fixed order, 16 bytes
- * of states a load, and finishes the output. Double states of grids over
- * a wave skip the count: each block's state goes to a slot that reads 0
- * until it is stored; a block a wave after each group of slots folds that
- * group into a word, and the grid's last block folds those words and the
- * slots left (fold_slots). tuned_stream.c has the measurements behind the
+ * (b + 1) * chunk) in rounds of stream_loads_in_flight loads (block 0
+ * also the head and the tail), reduces it, and thread 0 publishes the
+ * block's state and counts it; one block (the last to count, or in
+ * grids over a wave the grid's last, run_stream) folds every block's
+ * state in a fixed order, 16 bytes of states a load, and finishes the
+ * output. Double states of grids over a wave skip the count: each
+ * block's state goes to a slot that reads 0 until it is stored; a block a
+ * wave after each group of slots folds that group into a word, and the
+ * grid's last block folds those words and the slots left (fold_slots). tuned_stream.c has the measurements behind the
  * shape.
  *
  * Included by the reduce_<family>.cu files after reduce_body.cuh.
@@ -71,6 +72,25 @@ template <typename A> struct SlotState {
     static constexpr bool value = sizeof(A) == 8 && std::is_floating_point<A>::value;
 };
 
+/* Vector loads a STREAM thread keeps in flight: the op's own
+   (loads_in_flight) but for 8-byte inputs, whose 32-byte vectors take 4,
+   128 bytes a thread. Their ops run 2 blocks of 512 a SM (Op::min_blocks,
+   64 registers), so at 2 loads a round an SM had half the bytes in flight
+   that f32's 4 blocks of 4 16-byte loads keep. H200, bench/stream_probe.cu
+   (the STREAM kernel on the f64 sum of 2^26, 256 bytes a thread, count
+   fold, 4 slots rotated, medians of 100, 4 passes, three runs;
+   bench/NOTES.md v1.45), us:
+                            2 loads (46 regs)   4 loads (56 regs)
+     f64 sum 512 MiB        124.32-124.61       122.91-123.17
+   (the f32 sum of the same bytes 123.07-123.36; at 2 loads, 3 blocks a SM
+   under 40 registers 123.17-123.42, 4 under 32 124.16-124.48; 3 loads
+   123.6-124.1; 4 loads of 512 bytes a thread 123.4-123.6, of 128 bytes
+   with slots 123.5-123.7.) No spill under the bound (-Xptxas -v, sm_90);
+   the H100 was not measured. */
+template <typename Op> static __device__ constexpr int stream_loads_in_flight() {
+    return sizeof(typename Op::scalar_t) == 8 ? 4 : loads_in_flight<Op>();
+}
+
 template <typename Op> struct TinyReducer {
     using S = typename Op::scalar_t;
     using A = typename Op::acc_t;
@@ -107,7 +127,7 @@ template <typename Op> struct TinyReducer {
     __device__ A thread_reduce(uint32_t vbegin, uint32_t vend, bool ends) const {
         constexpr int V = Op::input_vec;
         constexpr int K = V < Op::vt0 ? V : Op::vt0;
-        constexpr int L = loads_in_flight<Op>();
+        constexpr int L = Stream ? stream_loads_in_flight<Op>() : loads_in_flight<Op>();
         using Load = Packed<S, V>;
         const S *data = reinterpret_cast<const S *>(a.in);
         const uint32_t n = a.num_inputs, t = threadIdx.x, nt = blockDim.x;

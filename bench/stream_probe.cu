@@ -1,0 +1,221 @@
+// stream_probe: the library's STREAM kernel (src/kernels/reduce_tiny.cuh)
+// on the f64 full sum of 2^26 elements under several chunk sizes, fold
+// protocols (the grid's last block polling a count, or slots) and
+// register bounds, beside the same kernel's f32 sum of the same bytes and
+// a one-shot read of them that folds nothing (the read rate's bound).
+//
+//   stream_probe [--reps N] [--passes P]
+//
+// Four 512 MiB slots rotate (far over L2); an event pair around each call,
+// the median of N calls; P passes, the arms in a rotated order each pass.
+// Every arm's result is checked against a host sum of its slot.
+#define kProbeName "stream_probe"
+#include "probe.cuh"
+
+#include "reduce_tiny.cuh"
+
+namespace {
+
+// The library's f64 sum with its register bound (min_blocks) and the STREAM
+// kernel's loads in flight a thread as knobs: SumOp<double> is 2 and 4
+// (2 until v1.45).
+template <int MinBlocks, int InFlight> struct F64Sum : rt::SumOp<double> {
+    static constexpr int min_blocks = MinBlocks;
+    static constexpr int loads_in_flight = InFlight;
+    template <typename Args> __device__ explicit F64Sum(const Args &a) : rt::SumOp<double>(a) {}
+};
+
+} // namespace
+
+// The STREAM kernel's loads a round are stream_loads_in_flight's; here the
+// arm's InFlight.
+#define STREAM_PROBE_LOADS(M, L)                                                             \
+    template <> __device__ constexpr int rt::stream_loads_in_flight<F64Sum<M, L>>() { return L; }
+STREAM_PROBE_LOADS(2, 2)
+STREAM_PROBE_LOADS(3, 2)
+STREAM_PROBE_LOADS(4, 2)
+STREAM_PROBE_LOADS(2, 4)
+STREAM_PROBE_LOADS(2, 3)
+STREAM_PROBE_LOADS(3, 3)
+
+namespace {
+
+__global__ void fill_f64(double *dst, size_t n, unsigned seed) {
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        unsigned h = ((unsigned)i ^ seed) * 2654435761u;
+        dst[i] = 0.5 + (double)(h >> 8) * (1.0 / 16777216.0);
+    }
+}
+
+enum Kind { F64_22, F64_32, F64_42, F64_24, F64_23, F64_33, F32 };
+
+struct Arm {
+    const char *name;
+    Kind kind;
+    int bytes_per_thread; // bytes each thread reads; negative: -(waves of 2 blocks a SM)
+    bool slots;
+};
+
+const Arm kArms[] = {
+    {"f64 256B count (v1.44)", F64_22, 256, false},
+    {"f64 256B slots", F64_22, 256, true},
+    {"f64 128B count", F64_22, 128, false},
+    {"f64 128B slots", F64_22, 128, true},
+    {"f64 64B count", F64_22, 64, false},
+    {"f64 64B slots", F64_22, 64, true},
+    {"f64 256B count, 3 blocks/SM", F64_32, 256, false},
+    {"f64 256B slots, 3 blocks/SM", F64_32, 256, true},
+    {"f64 64B slots, 3 blocks/SM", F64_32, 64, true},
+    {"f64 256B count, 4 blocks/SM", F64_42, 256, false},
+    {"f64 256B slots, 4 blocks/SM", F64_42, 256, true},
+    {"f64 128B count, 4 blocks/SM", F64_42, 128, false},
+    {"f64 128B slots, 4 blocks/SM", F64_42, 128, true},
+    {"f64 64B count, 4 blocks/SM", F64_42, 64, false},
+    {"f64 64B slots, 4 blocks/SM", F64_42, 64, true},
+    {"f64 256B count, 4 loads (v1.45)", F64_24, 256, false},
+    {"f64 512B count, 4 loads", F64_24, 512, false},
+    {"f64 256B slots, 4 loads", F64_24, 256, true},
+    {"f64 128B count, 4 loads", F64_24, 128, false},
+    {"f64 128B slots, 4 loads", F64_24, 128, true},
+    {"f64 384B count, 4 loads", F64_24, 384, false},
+    {"f64 15 waves count, 4 loads", F64_24, -15, false},
+    {"f64 16 waves count, 4 loads", F64_24, -16, false},
+    {"f64 31 waves count, 4 loads", F64_24, -31, false},
+    {"f64 192B count, 3 loads", F64_23, 192, false},
+    {"f64 288B count, 3 loads", F64_23, 288, false},
+    {"f64 192B count, 3 loads 3 blocks/SM", F64_33, 192, false},
+    {"f64 288B count, 3 loads 3 blocks/SM", F64_33, 288, false},
+    {"f32 256B count (TUNED now)", F32, 256, false},
+};
+constexpr int kNumArms = sizeof kArms / sizeof kArms[0];
+
+template <typename Op> void launch(const rt__tiny_args &a, unsigned blocks) {
+    rt::stream_kernel<Op><<<blocks, RT__STREAM_THREADS>>>(a);
+}
+
+int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+} // namespace
+
+int main(int argc, char **argv) {
+    const int reps = probe_reps(argc, argv);
+    const int passes = probe_int_arg(argc, argv, "--passes", 4, 1);
+    const cudaDeviceProp prop = probe_device();
+    const size_t bytes = (size_t)512 << 20, n64 = bytes / 8;
+    const int kSlots = 4;
+    std::vector<char *> slot(kSlots);
+    std::vector<double> ref64(kSlots), ref32(kSlots);
+    for (int s = 0; s < kSlots; ++s) {
+        PROBE_CHECK(cudaMalloc(&slot[s], bytes));
+        fill_f64<<<4096, 256>>>(reinterpret_cast<double *>(slot[s]), n64, 77u * (s + 1));
+        PROBE_CHECK(cudaGetLastError());
+        std::vector<double> h(n64);
+        PROBE_CHECK(cudaMemcpy(h.data(), slot[s], bytes, cudaMemcpyDeviceToHost));
+        long double r = 0, r32 = 0;
+        for (size_t i = 0; i < n64; ++i)
+            r += h[i];
+        const float *f = reinterpret_cast<const float *>(h.data());
+        for (size_t i = 0; i < 2 * n64; ++i)
+            r32 += f[i];
+        ref64[s] = (double)r;
+        ref32[s] = (double)r32;
+    }
+    // Workspace: a partial a block, a count, slots for the largest grid.
+    const int64_t max_blocks = (int64_t)(bytes / 64 / RT__STREAM_THREADS);
+    char *staging;
+    unsigned *sem;
+    double *out;
+    PROBE_CHECK(cudaMalloc(&staging, (size_t)max_blocks * 8));
+    PROBE_CHECK(cudaMalloc(&sem, (size_t)(4 * max_blocks + 16) * sizeof(unsigned)));
+    PROBE_CHECK(cudaMemset(sem, 0, (size_t)(4 * max_blocks + 16) * sizeof(unsigned)));
+    PROBE_CHECK(cudaMalloc(&out, 8));
+    float *one_shot_out;
+    PROBE_CHECK(cudaMalloc(&one_shot_out, bytes / 2048 / 16 * sizeof(float) + 64));
+
+    const int wave = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / RT__STREAM_THREADS);
+    std::vector<std::vector<float>> times(kNumArms + 1);
+    bool all_ok = true;
+    for (int p = 0; p < passes; ++p) {
+        for (int k = 0; k <= kNumArms; ++k) {
+            const int i = (k + p) % (kNumArms + 1);
+            if (i == kNumArms) { // the one-shot read, no fold
+                const size_t n4 = bytes / 16;
+                times[i].push_back(probe_median_us(reps, [&](int r) {
+                    probe_full_read(reinterpret_cast<const float4 *>(slot[r % kSlots]), n4,
+                                    one_shot_out);
+                }));
+                continue;
+            }
+            const Arm &arm = kArms[i];
+            const bool f32 = arm.kind == F32;
+            const int64_t vec_bytes = f32 ? 16 : 32;
+            const int64_t n = f32 ? (int64_t)(bytes / 4) : (int64_t)n64;
+            const int64_t chunk =
+                arm.bytes_per_thread > 0
+                    ? RT__STREAM_THREADS * (arm.bytes_per_thread / vec_bytes)
+                    : div_up(n / 4, -arm.bytes_per_thread * 2 * prop.multiProcessorCount);
+            const int64_t blocks = div_up(n / 4, chunk);
+            rt__tiny_args a;
+            memset(&a, 0, sizeof a);
+            a.out = reinterpret_cast<char *>(out);
+            a.staging = staging;
+            a.semaphores = sem;
+            a.num_inputs = (uint32_t)n;
+            a.chunk = (uint32_t)chunk;
+            a.fold_last = blocks > wave;
+            if (arm.slots) {
+                const int64_t most_groups = prop.multiProcessorCount - 1;
+                a.slot_group = (uint32_t)(div_up(div_up(blocks, most_groups), 2 * RT__STREAM_THREADS) *
+                                          2 * RT__STREAM_THREADS);
+                a.slot_delay = (uint32_t)wave;
+                a.staging = nullptr;
+            }
+            a.out_dtype = f32 ? RT_F32 : RT_F64;
+            a.first = a.last = 1;
+            auto run = [&](int r) {
+                a.in = slot[r % kSlots];
+                switch (arm.kind) {
+                case F64_22: launch<F64Sum<2, 2>>(a, (unsigned)blocks); break;
+                case F64_32: launch<F64Sum<3, 2>>(a, (unsigned)blocks); break;
+                case F64_42: launch<F64Sum<4, 2>>(a, (unsigned)blocks); break;
+                case F64_24: launch<F64Sum<2, 4>>(a, (unsigned)blocks); break;
+                case F64_23: launch<F64Sum<2, 3>>(a, (unsigned)blocks); break;
+                case F64_33: launch<F64Sum<3, 3>>(a, (unsigned)blocks); break;
+                case F32: launch<rt::SumOp<float>>(a, (unsigned)blocks); break;
+                }
+            };
+            times[i].push_back(probe_median_us(reps, run));
+            PROBE_CHECK(cudaGetLastError());
+            // The result of one more call on slot 0.
+            run(0);
+            double got = 0;
+            if (f32) {
+                float g;
+                PROBE_CHECK(cudaMemcpy(&g, out, 4, cudaMemcpyDeviceToHost));
+                got = g;
+            } else {
+                PROBE_CHECK(cudaMemcpy(&got, out, 8, cudaMemcpyDeviceToHost));
+            }
+            const double want = f32 ? ref32[0] : ref64[0];
+            const double rel = fabs(got - want) / fabs(want);
+            if (rel > (f32 ? 1e-5 : 1e-12)) {
+                printf("  %s: result %.17g, host %.17g (rel %.3g) WRONG\n", arm.name, got, want, rel);
+                all_ok = false;
+            }
+        }
+    }
+    printf("f64/f32 full sum of 512 MiB, 4 slots rotated, median of %d a pass, %d passes (us)\n",
+           reps, passes);
+    for (int i = 0; i <= kNumArms; ++i) {
+        const char *name = i == kNumArms ? "one-shot read 512x4 float4, no fold" : kArms[i].name;
+        printf("  %-38s", name);
+        for (float t : times[i])
+            printf(" %8.2f", t);
+        std::vector<float> s = times[i];
+        std::sort(s.begin(), s.end());
+        printf("   min %8.2f  GB/s %7.1f\n", s[0], bytes / (s[0] * 1e3));
+    }
+    printf("%s\n", all_ok ? "results ok" : "RESULTS WRONG");
+    return all_ok ? 0 : 1;
+}
