@@ -3,9 +3,10 @@
 # command from the repository root:
 #   1. build build-gpu (Release) for the GPU's own compute capability with the
 #      machine's nvcc and cmake, -j$(nproc);
-#   2. ctest, every test; the GPU tests must pass, not skip;
-#   3. the GPU test executables under compute-sanitizer memcheck and racecheck
-#      (RT_TEST_CASES lowered, RT_TEST_BIG=0 so they finish in minutes);
+#   2. ctest, every test, -j$(nproc); the GPU tests must pass, not skip;
+#   3. the GPU test executables under compute-sanitizer memcheck and racecheck,
+#      the two tools at once (RT_TEST_CASES lowered, RT_TEST_BIG=0 so they
+#      finish in minutes);
 #   4. the benchmark and the PyTorch comparison, when they are built/present;
 # then prints a summary table LAST and exits non-zero if anything failed.
 #
@@ -97,7 +98,10 @@ BUILD_SECS=$(($(date +%s) - START))
 T_PASS=0 T_FAIL=0 T_SKIP=0 GPU_SKIP=0 CTEST_STATUS=FAIL
 : >"$OUT/ctest.log"
 if [ "$BUILD_OK" = OK ]; then
-    (cd "$BUILD" && run_for 300 "$OUT/ctest.log" ctest -V --output-on-failure --timeout 280)
+    # In parallel: the CPU tests (test_reduce_cpu, fuzz_reduce) run beside
+    # the GPU ones, which share the GPU (none of them times anything).
+    (cd "$BUILD" && run_for 300 "$OUT/ctest.log" ctest -V --output-on-failure --timeout 280 \
+        -j"$(nproc)")
     rc=$?
     T_PASS=$(grep -cE 'Test +#[0-9]+: .* Passed' "$OUT/ctest.log")
     T_FAIL=$(grep -cE 'Test +#[0-9]+: .*(\*\*\*Failed|\*\*\*Timeout|\*\*\*Exception|Not Run)' "$OUT/ctest.log")
@@ -148,8 +152,16 @@ sanitize() { # tool log -> prints the error count, or FAIL
 }
 MEMCHECK=FAIL RACECHECK=FAIL
 if [ "$BUILD_OK" = OK ]; then
-    MEMCHECK=$(sanitize memcheck "$OUT/memcheck.log")
-    RACECHECK=$(sanitize racecheck "$OUT/racecheck.log")
+    # The two tools at once, each over the tests in turn: they share the
+    # GPU, and most of their time is the host's.
+    sanitize memcheck "$OUT/memcheck.log" >"$OUT/memcheck.count" &
+    sanitize racecheck "$OUT/racecheck.log" >"$OUT/racecheck.count" &
+    wait
+    MEMCHECK=$(cat "$OUT/memcheck.count")
+    RACECHECK=$(cat "$OUT/racecheck.count")
+    rm -f "$OUT/memcheck.count" "$OUT/racecheck.count"
+    [ -n "$MEMCHECK" ] || MEMCHECK=FAIL
+    [ -n "$RACECHECK" ] || RACECHECK=FAIL
 fi
 [ "$MEMCHECK" = 0 ] || FAILED=1
 [ "$RACECHECK" = 0 ] || FAILED=1
