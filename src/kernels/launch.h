@@ -59,23 +59,22 @@ enum {
     RT__NORM_PGEN = 3
 };
 
-/* X(fam, FAM, dtype suffix, dtype enum) rows for all dtypes / float dtypes. */
-#define RT__ALL_DTYPE_ROWS(X, fam, FAM)                                                            \
+/* X(fam, FAM, dtype suffix, dtype enum) rows for float / integer and bool / all
+   dtypes. */
+#define RT__FLOAT_DTYPE_ROWS(X, fam, FAM)                                                          \
     X(fam, FAM, f32, RT_F32)                                                                       \
     X(fam, FAM, f64, RT_F64)                                                                       \
     X(fam, FAM, f16, RT_F16)                                                                       \
-    X(fam, FAM, bf16, RT_BF16)                                                                     \
+    X(fam, FAM, bf16, RT_BF16)
+#define RT__INT_DTYPE_ROWS(X, fam, FAM)                                                            \
     X(fam, FAM, i8, RT_I8)                                                                         \
     X(fam, FAM, u8, RT_U8)                                                                         \
     X(fam, FAM, i16, RT_I16)                                                                       \
     X(fam, FAM, i32, RT_I32)                                                                       \
     X(fam, FAM, i64, RT_I64)                                                                       \
     X(fam, FAM, bool, RT_BOOL)
-#define RT__FLOAT_DTYPE_ROWS(X, fam, FAM)                                                          \
-    X(fam, FAM, f32, RT_F32)                                                                       \
-    X(fam, FAM, f64, RT_F64)                                                                       \
-    X(fam, FAM, f16, RT_F16)                                                                       \
-    X(fam, FAM, bf16, RT_BF16)
+#define RT__ALL_DTYPE_ROWS(X, fam, FAM)                                                            \
+    RT__FLOAT_DTYPE_ROWS(X, fam, FAM) RT__INT_DTYPE_ROWS(X, fam, FAM)
 
 /* Per family: the dtypes it is instantiated for. */
 #define RT__KERNELS_SUM(X) RT__ALL_DTYPE_ROWS(X, sum, SUM)
@@ -339,8 +338,9 @@ static inline bool rt__config_tiny_args(const rt__launch_config *c) {
 
 /* The general kernel over keyed pieces (rt__index_map) of each
    index-tracking (family, dtype), in translation units of their own
-   (reduce_arg*_keyed.cu) so that a parallel build's longest unit does not
-   grow; rt__keyed_lookup gives NULL for the other families. */
+   (reduce_arg*_keyed.cu, reduce_arg*_keyed_int.cu) so that a parallel
+   build's longest unit does not grow; rt__keyed_lookup gives NULL for the
+   other families. */
 #define RT__FOR_EACH_KEYED_KERNEL(X)                                                               \
     RT__KERNELS_ARGMIN(X)                                                                          \
     RT__KERNELS_ARGMAX(X)
