@@ -29,7 +29,7 @@ template <int MinBlocks, int InFlight> struct F64Sum : rt::SumOp<double> {
 
 // The STREAM kernel's loads a round are stream_loads_in_flight's; here the
 // arm's InFlight.
-#define STREAM_PROBE_LOADS(M, L)                                                             \
+#define STREAM_PROBE_LOADS(M, L)                                                                   \
     template <> __device__ constexpr int rt::stream_loads_in_flight<F64Sum<M, L>>() { return L; }
 STREAM_PROBE_LOADS(2, 2)
 STREAM_PROBE_LOADS(3, 2)
@@ -94,6 +94,13 @@ template <typename Op> void launch(const rt__tiny_args &a, unsigned blocks) {
     rt::stream_kernel<Op><<<blocks, RT__STREAM_THREADS>>>(a);
 }
 
+// The arms' kernels, by Kind.
+using LaunchFn = void (*)(const rt__tiny_args &, unsigned);
+const LaunchFn kLaunch[] = {launch<F64Sum<2, 2>>,    launch<F64Sum<3, 2>>, launch<F64Sum<4, 2>>,
+                            launch<F64Sum<2, 4>>,    launch<F64Sum<2, 3>>, launch<F64Sum<3, 3>>,
+                            launch<rt::SumOp<float>>};
+static_assert(sizeof kLaunch / sizeof kLaunch[0] == F32 + 1, "a kernel for each Kind");
+
 int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 } // namespace
@@ -133,7 +140,8 @@ int main(int argc, char **argv) {
     float *one_shot_out;
     PROBE_CHECK(cudaMalloc(&one_shot_out, bytes / 2048 / 16 * sizeof(float) + 64));
 
-    const int wave = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / RT__STREAM_THREADS);
+    const int wave =
+        prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / RT__STREAM_THREADS);
     std::vector<std::vector<float>> times(kNumArms + 1);
     bool all_ok = true;
     for (int p = 0; p < passes; ++p) {
@@ -166,8 +174,9 @@ int main(int argc, char **argv) {
             a.fold_last = blocks > wave;
             if (arm.slots) {
                 const int64_t most_groups = prop.multiProcessorCount - 1;
-                a.slot_group = (uint32_t)(div_up(div_up(blocks, most_groups), 2 * RT__STREAM_THREADS) *
-                                          2 * RT__STREAM_THREADS);
+                a.slot_group =
+                    (uint32_t)(div_up(div_up(blocks, most_groups), 2 * RT__STREAM_THREADS) * 2 *
+                               RT__STREAM_THREADS);
                 a.slot_delay = (uint32_t)wave;
                 a.staging = nullptr;
             }
@@ -175,15 +184,7 @@ int main(int argc, char **argv) {
             a.first = a.last = 1;
             auto run = [&](int r) {
                 a.in = slot[r % kSlots];
-                switch (arm.kind) {
-                case F64_22: launch<F64Sum<2, 2>>(a, (unsigned)blocks); break;
-                case F64_32: launch<F64Sum<3, 2>>(a, (unsigned)blocks); break;
-                case F64_42: launch<F64Sum<4, 2>>(a, (unsigned)blocks); break;
-                case F64_24: launch<F64Sum<2, 4>>(a, (unsigned)blocks); break;
-                case F64_23: launch<F64Sum<2, 3>>(a, (unsigned)blocks); break;
-                case F64_33: launch<F64Sum<3, 3>>(a, (unsigned)blocks); break;
-                case F32: launch<rt::SumOp<float>>(a, (unsigned)blocks); break;
-                }
+                kLaunch[arm.kind](a, (unsigned)blocks);
             };
             times[i].push_back(probe_median_us(reps, run));
             PROBE_CHECK(cudaGetLastError());
@@ -200,7 +201,8 @@ int main(int argc, char **argv) {
             const double want = f32 ? ref32[0] : ref64[0];
             const double rel = fabs(got - want) / fabs(want);
             if (rel > (f32 ? 1e-5 : 1e-12)) {
-                printf("  %s: result %.17g, host %.17g (rel %.3g) WRONG\n", arm.name, got, want, rel);
+                printf("  %s: result %.17g, host %.17g (rel %.3g) WRONG\n", arm.name, got, want,
+                       rel);
                 all_ok = false;
             }
         }

@@ -34,8 +34,8 @@
  * output. Double states of grids over a wave skip the count: each
  * block's state goes to a slot that reads 0 until it is stored; a block a
  * wave after each group of slots folds that group into a word, and the
- * grid's last block folds those words and the slots left (fold_slots). tuned_stream.c has the measurements behind the
- * shape.
+ * grid's last block folds those words and the slots left (fold_slots).
+ * tuned_stream.c has the measurements behind the shape.
  *
  * Included by the reduce_<family>.cu files after reduce_body.cuh.
  */
