@@ -20,7 +20,8 @@
  *    back to them, computed as KeyedOp does (check_index_map).
  * The kernels' own results for such plans are test_reduce_cuda's; this
  * test reaches the shapes a GPU test cannot afford (up to 2^35 elements,
- * every rule of TUNED) at host speed.
+ * every rule of TUNED) at host speed. test_keyed_lookup: the keyed launch
+ * exists for exactly the index-tracking families (dispatch.c).
  *
  * The tensors are descriptors only: their data addresses lie in a
  * reservation of address space that is never touched, slots far apart,
@@ -482,9 +483,25 @@ static void test_random_plans_pass_the_launch_check(void **state) {
     munmap(slots, 4 * SLOT_BYTES);
 }
 
+/* Every index-tracking family has a keyed launch for every dtype, which
+   run_reduce (cuda_exec.c) needs for a keyed piece; no other family has
+   one, nor does a family or dtype out of range. */
+static void test_keyed_lookup(void **state) {
+    (void)state;
+    for (int f = -1; f <= RT__FAM_COUNT; f++)
+        for (int dt = -1; dt <= RT_DTYPE_COUNT; dt++) {
+            const bool in_range = f >= 0 && f < RT__FAM_COUNT && dt >= 0 && dt < RT_DTYPE_COUNT;
+            const bool want = in_range && (f == RT__FAM_ARGMIN || f == RT__FAM_ARGMAX);
+            if ((rt__keyed_lookup((rt__family)f, (rt_dtype)dt) != NULL) != want)
+                fail_msg("rt__keyed_lookup(family %d, dtype %d): want %s", f, dt,
+                         want ? "a launch" : "NULL");
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_plans_pass_the_launch_check),
+        cmocka_unit_test(test_keyed_lookup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,11 +12,17 @@ typedef struct kernel_row {
     const rt__tiny_launch_fn *tiny;
 } kernel_row;
 
+/* The case label of (family, dtype) in the switches below; -1 (no case)
+   when either is out of range. */
+static int key_of(rt__family family, rt_dtype in_dtype) {
+    if ((int)family < 0 || family >= RT__FAM_COUNT || !rt__dtype_valid(in_dtype))
+        return -1;
+    return (int)family * RT_DTYPE_COUNT + (int)in_dtype;
+}
+
 /* The row of (family, dtype), NULL if none. */
 static const kernel_row *row_of(rt__family family, rt_dtype in_dtype) {
-    if ((int)family < 0 || family >= RT__FAM_COUNT || !rt__dtype_valid(in_dtype))
-        return NULL;
-    switch ((int)family * RT_DTYPE_COUNT + (int)in_dtype) {
+    switch (key_of(family, in_dtype)) {
 #define RT__ROW_CASE(fam, FAM, sfx, DT)                                                            \
     case RT__FAM_##FAM * RT_DTYPE_COUNT + DT: {                                                    \
         static const kernel_row row = {&rt__kernel_##fam##_##sfx, &rt__rows_##fam##_##sfx,       \
@@ -46,9 +52,7 @@ rt__tiny_launch_fn rt__tiny_lookup(rt__family family, rt_dtype in_dtype) {
 }
 
 rt__keyed_launch_fn rt__keyed_lookup(rt__family family, rt_dtype in_dtype) {
-    if ((int)family < 0 || family >= RT__FAM_COUNT || !rt__dtype_valid(in_dtype))
-        return NULL;
-    switch ((int)family * RT_DTYPE_COUNT + (int)in_dtype) {
+    switch (key_of(family, in_dtype)) {
 #define RT__KEYED_CASE(fam, FAM, sfx, DT)                                                          \
     case RT__FAM_##FAM * RT_DTYPE_COUNT + DT:                                                      \
         return rt__keyed_##fam##_##sfx;
