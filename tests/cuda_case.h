@@ -173,11 +173,15 @@ static inline void check_case_gpu(const rt_case *c, rt_status got, const char *w
     case_ref_free(&r);
 }
 
-/* Contiguous row-major strides of shape (elements). */
-static inline void contiguous_strides(int nd, const int64_t *shape, int64_t *strides) {
+/* t as a contiguous tensor of dtype dt and `shape` (row-major strides);
+   its data is left to the caller. */
+static inline void set_contiguous(rt_tensor *t, rt_dtype dt, int nd, const int64_t *shape) {
+    t->dtype = dt;
+    t->ndim = nd;
+    memcpy(t->shape, shape, sizeof(int64_t) * (size_t)nd);
     int64_t s = 1;
     for (int d = nd - 1; d >= 0; d--) {
-        strides[d] = s;
+        t->strides[d] = s;
         s *= shape[d] > 0 ? shape[d] : 1;
     }
 }
@@ -222,10 +226,7 @@ static inline void case_make_outputs(rt_case *c, rt_dtype out_dt) {
     if (rt_reduce_shape(in, dims, ndims, false, &ond, oshape) != RT_OK)
         fail_msg("case_make_outputs: bad dims");
     rt_tensor *out = &c->out;
-    out->dtype = out_dt;
-    out->ndim = ond;
-    memcpy(out->shape, oshape, sizeof(int64_t) * (size_t)ond);
-    contiguous_strides(ond, oshape, out->strides);
+    set_contiguous(out, out_dt, ond, oshape);
     int64_t onum = rt_case_numel(out);
     case_buf_alloc(&c->out_buf, (size_t)onum * rt_dtype_size(out_dt), 0);
     out->data = c->out_buf.base;
@@ -257,10 +258,7 @@ static inline void make_case(rt_case *c, rt_op op, rt_dtype dt, rt_dtype out_dt,
     c->has_idx = with_idx;
 
     rt_tensor *in = &c->in;
-    in->dtype = dt;
-    in->ndim = nd;
-    memcpy(in->shape, shape, sizeof(int64_t) * (size_t)nd);
-    contiguous_strides(nd, shape, in->strides);
+    set_contiguous(in, dt, nd, shape);
     size_t es = rt_dtype_size(dt);
     int64_t numel = rt_case_numel(in);
     case_buf_alloc(&c->in_buf, (size_t)numel * es, (size_t)misalign * es);
