@@ -42,7 +42,9 @@ static const char usage[] =
     "                   (every reduced index's offset divided out),\n"
     "                   rows-cols the ROWS column kernel (outer var/std of f32),\n"
     "                   row-exact the ROWS kernels' exact rows (o x stride, a straight store),\n"
-    "                   memo the plan memo (every call planned whole)\n"
+    "                   memo the plan memo (every call planned whole),\n"
+    "                   stream-dependent the STREAM kernel's dependent fold kernel\n"
+    "                   (the grid's last block folds again)\n"
     "  --list-json      print the suite as JSON and exit (needs no GPU)\n";
 
 /* One case's buffers: nslots input and output copies it rotates through. */
@@ -288,7 +290,8 @@ static bool parse_kinds(const char *list, unsigned *mask) {
                  {"walk", RT__RULE_OFF_WALK},
                  {"rows-cols", RT__RULE_OFF_ROWS_COLS},
                  {"memo", RT__RULE_OFF_MEMO},
-                 {"row-exact", RT__RULE_OFF_ROW_EXACT}};
+                 {"row-exact", RT__RULE_OFF_ROW_EXACT},
+                 {"stream-dependent", RT__RULE_OFF_STREAM_DEPENDENT}};
     *mask = 0;
     for (const char *p = list; *p != '\0';) {
         const size_t len = strcspn(p, ",");

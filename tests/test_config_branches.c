@@ -1903,6 +1903,8 @@ static void expect_stream(int64_t n, rt_op op, rt_dtype dt, int vec, int per_thr
     /* The grid's last block folds where the grid is more than a wave of
        512-thread blocks at 2048 threads a SM: 132 x 4 on the model H100. */
     assert_int_equal(c.stream_fold_last, blocks > 528);
+    /* The dependent fold was not measured on H100-class GPUs. */
+    assert_false(c.stream_dependent);
     /* Double states of those grids fold through slots: two ints a block
        in the semaphore region, no staging (tuned_stream.c). */
     const bool slots = blocks > 528 && dt == RT_F64;
@@ -1939,6 +1941,82 @@ static void expect_stream(int64_t n, rt_op op, rt_dtype dt, int vec, int per_thr
     const int64_t units = (n + vec - 1) / vec;
     assert_true((int64_t)blocks * c.input_mult[2] >= units);
     assert_true((int64_t)(blocks - 1) * c.input_mult[2] < units);
+}
+
+/* The dependent fold (tuned_stream.c stream_dependent): STREAM grids
+   over a wave on a device with dependent launch that is not H100-class,
+   from 64 MiB up, at 128 bytes a thread; otherwise the grid's last block
+   folds. */
+static void test_tuned_stream_dependent(void **state) {
+    (void)state;
+    const rt__device_props h200 = rt__device_props_h200();
+    assert_int_equal(h200.dependent_launch, 1);
+    rt__device_props no_pdl = h200;
+    no_pdl.dependent_launch = 0;
+    /* f32: a wave is 528 blocks of 512 threads x 16 vectors of 4. */
+    const int64_t wave = (int64_t)528 * 512 * 16 * 4;
+    int64_t unit[] = {1}, at[] = {wave}, over[] = {wave + 1};
+    rt__iter at_wave = rt_test_make_iter(1, 1, at, unit, 4, 0);
+    rt__iter over_wave = rt_test_make_iter(1, 1, over, unit, 4, 0);
+    rt__launch_config t = rt_test_config_on(&h200, &at_wave, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0);
+    assert_int_equal(t.kernel, RT__KERNEL_STREAM);
+    assert_int_equal(t.grid[0], 528);
+    assert_false(t.stream_dependent);
+    assert_false(t.stream_fold_last);
+    assert_int_equal(t.semaphore_count, 1);
+    /* One block over: the dependent fold re-cuts the run in chunks of 8
+       vectors a thread (128 bytes), ceil((wave / 4 + 1) / 4096) blocks. */
+    t = rt_test_config_on(&h200, &over_wave, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0);
+    assert_int_equal(t.kernel, RT__KERNEL_STREAM);
+    assert_true(t.stream_dependent);
+    assert_false(t.stream_fold_last);
+    assert_false(t.stream_slots);
+    assert_int_equal(t.input_mult[2], 8 * 512);
+    assert_int_equal(t.grid[0], (wave / 4 + 1 + 4095) / 4096);
+    assert_int_equal(t.ctas_per_output, t.grid[0]);
+    assert_int_equal(t.staging_bytes, (int64_t)t.grid[0] * 4);
+    assert_int_equal(t.semaphore_count, 0);
+    assert_true(rt__config_global_reduce(&t));
+    /* Without dependent launch, or with the rule off: the grid's last
+       block folds 529 blocks of 256 bytes a thread. */
+    t = rt_test_config_on(&no_pdl, &over_wave, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0);
+    assert_false(t.stream_dependent);
+    assert_true(t.stream_fold_last);
+    assert_int_equal(t.grid[0], 529);
+    assert_int_equal(t.semaphore_count, 1);
+    t = rt_test_config_on(&h200, &over_wave, RT_OP_SUM, RT_F32, RT_POLICY_TUNED,
+                          RT__RULE_OFF_STREAM_DEPENDENT);
+    assert_false(t.stream_dependent);
+    assert_true(t.stream_fold_last);
+    assert_int_equal(t.grid[0], 529);
+    /* Every STREAM op: bf16 sums (16-byte vectors of 8), f64 min (32-byte
+       vectors: 4 a thread), means, the p = 2 norm; 1 GiB of f32. */
+    static const struct {
+        int64_t n;
+        rt_op op;
+        rt_dtype dt;
+        int per_thread;
+    } ops[] = {
+        {(int64_t)1 << 28, RT_OP_SUM, RT_BF16, 8}, {(int64_t)1 << 26, RT_OP_MIN, RT_F64, 4},
+        {(int64_t)1 << 27, RT_OP_MEAN, RT_F32, 8}, {(int64_t)1 << 28, RT_OP_SUM, RT_F32, 8},
+        {(int64_t)1 << 26, RT_OP_SUM, RT_I64, 4},
+    };
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+        int64_t shape[] = {ops[k].n};
+        rt__iter it = rt_test_make_iter(1, 1, shape, unit, (int)rt_dtype_size(ops[k].dt), 0);
+        t = rt_test_config_on(&h200, &it, ops[k].op, ops[k].dt, RT_POLICY_TUNED, 0);
+        assert_int_equal(t.kernel, RT__KERNEL_STREAM);
+        assert_true(t.stream_dependent);
+        assert_int_equal(t.input_mult[2], ops[k].per_thread * 512);
+        const int64_t units = (ops[k].n + t.input_vec_size - 1) / t.input_vec_size;
+        assert_int_equal(t.grid[0], (units + t.input_mult[2] - 1) / t.input_mult[2]);
+        assert_int_equal(t.semaphore_count, 0);
+    }
+    /* The H100 model keeps the count (and slots for double states). */
+    const rt__device_props h100 = rt_test_props_h100();
+    assert_int_equal(h100.dependent_launch, 1);
+    t = rt_test_config_on(&h100, &over_wave, RT_OP_SUM, RT_F32, RT_POLICY_TUNED, 0);
+    assert_false(t.stream_dependent);
 }
 
 static void test_tuned_stream(void **state) {
@@ -2023,10 +2101,23 @@ static void test_tuned_stream(void **state) {
     const rt__device_props *wide_devs[] = {&h200, &unknown};
     for (int k = 0; k < 2; k++) {
         const rt__device_props *dev = wide_devs[k];
+        /* 256 MiB: 2048 blocks of 256 bytes a thread are over a wave, so
+           the dependent fold, at 128 bytes a thread (stream_dependent). */
         assert_int_equal(rt__config_compute(&it, &n2, dev, RT_POLICY_TUNED, &t), RT_OK);
         assert_int_equal(t.kernel, RT__KERNEL_STREAM);
+        assert_int_equal(t.input_mult[2], 8 * 512);
+        assert_int_equal(t.grid[0], 4096);
+        assert_true(t.stream_dependent);
+        assert_false(t.stream_fold_last);
+        assert_int_equal(t.staging_bytes, 4096 * 4);
+        assert_int_equal(t.semaphore_count, 0);
+        assert_int_equal(rt__config_compute_without(&it, &n2, dev, RT_POLICY_TUNED,
+                                                    RT__RULE_OFF_STREAM_DEPENDENT, &t),
+                         RT_OK);
         assert_int_equal(t.input_mult[2], 16 * 512);
         assert_int_equal(t.grid[0], 2048);
+        assert_false(t.stream_dependent);
+        assert_true(t.stream_fold_last);
         assert_int_equal(rt__config_compute(&at64, &n2, dev, RT_POLICY_TUNED, &t), RT_OK);
         assert_int_equal(t.kernel, RT__KERNEL_STREAM);
         assert_int_equal(t.grid[0], 512);
@@ -2043,9 +2134,19 @@ static void test_tuned_stream(void **state) {
     rt__iter doubles = rt_test_make_iter(1, 1, f64_512, unit, 8, 0);
     t = rt_test_config_on(&h200, &doubles, RT_OP_SUM, RT_F64, RT_POLICY_TUNED, 0);
     assert_int_equal(t.kernel, RT__KERNEL_STREAM);
+    assert_int_equal(t.input_mult[2], 4 * 512);
+    assert_int_equal(t.grid[0], 8192);
+    assert_true(t.stream_dependent);
+    assert_false(t.stream_slots);
+    assert_int_equal(t.staging_bytes, 8192 * 8);
+    assert_int_equal(t.semaphore_count, 0);
+    t = rt_test_config_on(&h200, &doubles, RT_OP_SUM, RT_F64, RT_POLICY_TUNED,
+                          RT__RULE_OFF_STREAM_DEPENDENT);
+    assert_int_equal(t.kernel, RT__KERNEL_STREAM);
     assert_int_equal(t.input_mult[2], 8 * 512);
     assert_int_equal(t.grid[0], 4096);
     /* Slots were measured on an H100 only: the H200 keeps the count. */
+    assert_false(t.stream_dependent);
     assert_true(t.stream_fold_last);
     assert_false(t.stream_slots);
     assert_int_equal(t.semaphore_count, 1);
@@ -2107,6 +2208,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_chunked_split),
         cmocka_unit_test(test_tuned_tiny),
         cmocka_unit_test(test_tuned_stream),
+        cmocka_unit_test(test_tuned_stream_dependent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1578,7 +1578,9 @@ static const branch_case k_stream[] = {
 
 /* Runs of 64 MiB and more, planned as on an H200: 256 bytes of vectors a
    thread (16 of 16 bytes, 8 of f64's 32), a chunk short at the end, a
-   misaligned start, exactly 64 MiB. */
+   misaligned start, exactly 64 MiB; grids over a wave of those (the f32
+   mean and the last four) fold in the dependent fold kernel, at 128 bytes
+   a thread, on a GPU with dependent launch. */
 static const branch_case k_stream_wide[] = {
     {"stream, wide: f32 mean, 20000017", RT_OP_MEAN, RT_F32, RT_F32, 1, {20000017}, 1, {0}, 2,
      false, 0, 1, 1, 1, 0, 1},
@@ -1592,6 +1594,14 @@ static const branch_case k_stream_wide[] = {
      0, 1, 1, 1, 0, 1},
     {"stream, wide: bf16 sum to f32, 33554441", RT_OP_SUM, RT_BF16, RT_F32, 1, {33554441}, 1, {0},
      3, false, 0, 1, 1, 1, 0, 1},
+    {"stream, wide: f64 sum, 9000007, misaligned", RT_OP_SUM, RT_F64, RT_F64, 1, {9000007}, 1, {0},
+     1, false, 0, 1, 1, 1, 0, 1},
+    {"stream, wide: i64 max, 9000011", RT_OP_MAX, RT_I64, RT_I64, 1, {9000011}, 1, {0}, 0, false,
+     0, 1, 1, 1, 0, 1},
+    {"stream, wide: bf16 sum to f32, 36000001, misaligned", RT_OP_SUM, RT_BF16, RT_F32, 1,
+     {36000001}, 1, {0}, 1, false, 0, 1, 1, 1, 0, 1},
+    {"stream, wide: f32 norm p=2, 18000013", RT_OP_NORM, RT_F32, RT_F32, 1, {18000013}, 1, {0}, 0,
+     false, 2, 1, 1, 1, 0, 1},
 };
 
 /* Runs b as run_tuned_case does, then with the STREAM kernel turned off
@@ -1600,19 +1610,31 @@ static const branch_case k_stream_wide[] = {
    agree: integer and bool results bit for bit, min/max the same value
    (or NaN both), float sums each within the reference's tolerance.
    thread_bytes > 0: the bytes of vectors a thread of TUNED's config
-   reads. Returns whether the grid's last block folded (stream_fold_last). */
-static bool run_stream_case(const branch_case *b, uint64_t seed, dev_case *d,
-                            int64_t thread_bytes) {
+   reads (128 with the dependent fold). Counts the case in folds[]: the
+   last block to count folded (0), the grid's last (1, stream_fold_last),
+   the dependent fold kernel (2, stream_dependent). */
+static void run_stream_case(const branch_case *b, uint64_t seed, dev_case *d,
+                            int64_t thread_bytes, size_t folds[3]) {
     rt_case c;
     make_branch_case(&c, b, seed);
     unsigned char *with = check_tuned_case(b, &c, 0, ANY_OF, RT__KERNEL_STREAM, d);
     const rt__launch_config t = case_config(g_gpu, &c, d, RT_POLICY_TUNED);
-    const bool fold_last = t.stream_fold_last;
+    folds[t.stream_dependent ? 2 : t.stream_fold_last ? 1 : 0]++;
     if (thread_bytes > 0) {
         const int64_t chunk_bytes =
             (int64_t)t.input_mult[2] * t.input_vec_size * (int64_t)rt_dtype_size(b->dt);
-        expect_field(b->name, "bytes a thread", (int)thread_bytes,
+        expect_field(b->name, "bytes a thread", t.stream_dependent ? 128 : (int)thread_bytes,
                      (int)(chunk_bytes / t.block[0]));
+    }
+    if (t.stream_dependent) {
+        /* The rule off: the grid's last block folds chunks of 256 bytes
+           a thread, against the reference too. */
+        assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__RULE_OFF_STREAM_DEPENDENT), RT_OK);
+        const rt__launch_config last = case_config(g_gpu, &c, d, RT_POLICY_TUNED);
+        expect_field(b->name, "fold with the dependent fold off", 1, last.stream_fold_last);
+        rt_status s = dev_case_run(g_gpu, &c, d, RT_POLICY_TUNED, NULL);
+        assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
+        check_case_gpu(&c, s, b->name);
     }
     assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__KIND_BIT(RT__KERNEL_STREAM)), RT_OK);
     const rt__launch_config off = case_config(g_gpu, &c, d, RT_POLICY_TUNED);
@@ -1635,7 +1657,6 @@ static bool run_stream_case(const branch_case *b, uint64_t seed, dev_case *d,
         fail_msg("%s: the STREAM and general kernels' results differ", b->name);
     free(with);
     rt_case_free(&c);
-    return fold_last;
 }
 
 static void test_stream(void **state) {
@@ -1646,23 +1667,28 @@ static void test_stream(void **state) {
     /* Planned as on an H100 (4 vectors a thread), then the runs of 64 MiB
        and more as on an H200 (256 bytes a thread). */
     const int own_gbps = case_plan_gbps(g_gpu, H100_CLASS_TEST_GBPS);
-    size_t fold_last = 0;
+    size_t folds[3] = {0, 0, 0};
     for (size_t i = 0; i < n; i++)
-        fold_last += run_stream_case(&k_stream[i], 0x57ea3000ull + i, &d, 0);
+        run_stream_case(&k_stream[i], 0x57ea3000ull + i, &d, 0, folds);
     const size_t n_wide = sizeof k_stream_wide / sizeof k_stream_wide[0];
     case_plan_gbps(g_gpu, H200_TEST_GBPS);
     for (size_t i = 0; i < n_wide; i++)
-        fold_last += run_stream_case(&k_stream_wide[i], 0x57ea4000ull + i, &d, 256);
+        run_stream_case(&k_stream_wide[i], 0x57ea4000ull + i, &d, 256, folds);
     case_plan_gbps(g_gpu, own_gbps);
     dev_case_free(&d);
-    /* Both ways of folding ran (grids over and under a wave of blocks on
-       this GPU; an H100 or H200 has 528 slots of 512 threads). */
-    if (fold_last == 0 || fold_last == n + n_wide)
-        fail_msg("stream cases: %zu of %zu folded by the grid's last block; want some of each",
-                 fold_last, n + n_wide);
+    /* Every way of folding ran: grids under a wave of blocks on this GPU
+       (an H100 or H200 has 528 slots of 512 threads) and over it, the
+       ones planned as on an H200 in the dependent fold kernel where the
+       GPU has dependent launch. */
+    const bool pdl = g_gpu->cuda->props.dependent_launch != 0;
+    if (folds[0] == 0 || folds[1] == 0 || (folds[2] == 0) == pdl)
+        fail_msg("stream cases: %zu folded by the last block to count, %zu by the grid's last, "
+                 "%zu by the dependent fold (dependent launch: %d); want some of each",
+                 folds[0], folds[1], folds[2], (int)pdl);
     print_message("stream cases: %zu and %zu over 64 MiB, each twice on TUNED, once on COMPAT and "
-                  "once with STREAM off; %zu folded by the grid's last block\n",
-                  n, n_wide, fold_last);
+                  "once with STREAM off; folded by the last block to count %zu, the grid's "
+                  "last %zu, the dependent fold %zu\n",
+                  n, n_wide, folds[0], folds[1], folds[2]);
 }
 
 /* Ties and NaNs in arg-reductions: the lowest index wins whatever the

@@ -369,6 +369,81 @@ static void test_plan_memo(void **state) {
 /* A layout the memo holds, with data pointers that must fail: each call
    gets the whole path's error and leaves its output untouched, and none
    replays the plan. */
+/* The STREAM kernel's dependent fold (tuned_stream.c stream_dependent),
+   planned as on an H200: a grid over a wave stores a state a block and a
+   fold kernel launched as its programmatic dependent folds them. Each
+   call gets its reference's result and the same bytes call after call;
+   the memo replays both launches on other buffers; calls of other
+   kernels between them, on the same workspace, change nothing; the
+   result is the same as with the fold rule off where the chunks match
+   (an integer sum: any order gives the same bits). */
+static void test_stream_dependent(void **state) {
+    (void)state;
+    rt_context *ctx;
+    assert_int_equal(rt_context_create(&ctx, RT_DEVICE_CUDA, 0), RT_OK);
+    case_plan_gbps(ctx, H200_TEST_GBPS);
+    const bool pdl = rt__cuda_props(ctx)->dependent_launch != 0;
+    const int dim = 0;
+    const struct {
+        rt_op op;
+        rt_dtype dt;
+        int64_t n;
+    } cases[] = {
+        {RT_OP_SUM, RT_F32, 20000017},
+        {RT_OP_SUM, RT_I64, 9000011},
+        {RT_OP_MAX, RT_F64, 9000007},
+    };
+    dev_case d1, d2, small;
+    memset(&d1, 0, sizeof d1);
+    memset(&d2, 0, sizeof d2);
+    memset(&small, 0, sizeof small);
+    uint64_t hits = rt__cuda_memo_hits(ctx);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int64_t shape[1] = {cases[i].n};
+        rt_case c1, c2, other;
+        make_case(&c1, cases[i].op, cases[i].dt, cases[i].dt, 1, shape, &dim, 1, 0, false,
+                  0xde9ull + 2 * i);
+        make_case(&c2, cases[i].op, cases[i].dt, cases[i].dt, 1, shape, &dim, 1, 0, false,
+                  0xde9ull + 2 * i + 1);
+        const int64_t other_shape[2] = {4096, 1000};
+        const int other_dim = 1;
+        make_case(&other, RT_OP_SUM, RT_F32, RT_F32, 2, other_shape, &other_dim, 1, 0, false,
+                  0xde8ull);
+        run_counted(ctx, &c1, &d1, RT_POLICY_TUNED, &hits, 0, "dependent fold, first call");
+        const rt__launch_config cfg = case_config(ctx, &c1, &d1, RT_POLICY_TUNED);
+        assert_int_equal(cfg.kernel, RT__KERNEL_STREAM);
+        if (cfg.stream_dependent != pdl)
+            fail_msg("dependent fold case %zu: stream_dependent %d, dependent launch %d", i,
+                     (int)cfg.stream_dependent, (int)pdl);
+        expect_same_rerun(ctx, &c1, &d1, RT_POLICY_TUNED);
+        hits = rt__cuda_memo_hits(ctx);
+        run_counted(ctx, &c2, &d2, RT_POLICY_TUNED, &hits, 1, "dependent fold, other buffers");
+        check_case_gpu(&other, dev_case_run(ctx, &other, &small, RT_POLICY_TUNED, NULL),
+                       "dependent fold, a row sum between");
+        hits = rt__cuda_memo_hits(ctx);
+        run_counted(ctx, &c1, &d1, RT_POLICY_TUNED, &hits, 1, "dependent fold, first again");
+        if (cases[i].dt == RT_I64) {
+            unsigned char *with = malloc(c1.out_buf.bytes);
+            assert_non_null(with);
+            memcpy(with, c1.out_buf.base, c1.out_buf.bytes);
+            assert_int_equal(rt__context_set_kinds_off(ctx, RT__RULE_OFF_STREAM_DEPENDENT), RT_OK);
+            check_case_gpu(&c1, dev_case_run(ctx, &c1, &d1, RT_POLICY_TUNED, NULL),
+                           "dependent fold off");
+            assert_false(case_config(ctx, &c1, &d1, RT_POLICY_TUNED).stream_dependent);
+            assert_int_equal(rt__context_set_kinds_off(ctx, 0), RT_OK);
+            assert_memory_equal(with, c1.out_buf.base, c1.out_buf.bytes);
+            free(with);
+        }
+        rt_case_free(&c1);
+        rt_case_free(&c2);
+        rt_case_free(&other);
+    }
+    dev_case_free(&d1);
+    dev_case_free(&d2);
+    dev_case_free(&small);
+    rt_context_destroy(ctx);
+}
+
 static void test_plan_memo_errors(void **state) {
     (void)state;
     rt_context *ctx;
@@ -629,6 +704,7 @@ int main(void) {
         cmocka_unit_test(test_errors),         cmocka_unit_test(test_memory_kinds),
         cmocka_unit_test(test_fresh_thread),
         cmocka_unit_test(test_plan_memo),      cmocka_unit_test(test_plan_memo_errors),
+        cmocka_unit_test(test_stream_dependent),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     rt_context_destroy(g_gpu);

@@ -6,7 +6,7 @@
  *              [--dims 1,3] [--keepdim] --dtype f32 --op sum
  *              [--policy compat|tuned] [--sms 132] [--threads-per-sm 2048]
  *              [--kernel-regs 32,46,56] [--kernel-threads 512,512,512]
- *              [--mem-gbps 3352] [--p 2]
+ *              [--mem-gbps 3352] [--dependent-launch 0|1] [--p 2]
  *
  * Strides are in elements (default: contiguous); no --dims reduces every
  * dim; an empty --shape "" is a 0-d tensor. The device defaults to an H200.
@@ -24,6 +24,9 @@
  * tiles for rows of 128 bytes and rule 7's chunked block splits; above it the
  * STREAM kernel reads 256 bytes a thread from 64 MiB up. The ROWS warp
  * kernel's warps a block follow the bandwidth; unknown (0), it is not taken.
+ * --dependent-launch says whether the device runs programmatic dependent
+ * launches (1, the H200's, by default): with it, STREAM grids over a wave
+ * fold in a dependent kernel of their own.
  * The output dtype is the op's default (rt_reduce_default_dtype), the output
  * contiguous. Prints one JSON object on stdout: the arguments, the output
  * shape, the iteration space (iter strides in bytes, output operand first, dims
@@ -137,7 +140,7 @@ static int parse_args(int argc, char **argv, request *r) {
                          strcmp(flag, "--sms") == 0 || strcmp(flag, "--threads-per-sm") == 0 ||
                          strcmp(flag, "--kernel-regs") == 0 ||
                          strcmp(flag, "--kernel-threads") == 0 || strcmp(flag, "--mem-gbps") == 0 ||
-                         strcmp(flag, "--p") == 0;
+                         strcmp(flag, "--dependent-launch") == 0 || strcmp(flag, "--p") == 0;
             return known ? fail("%s needs a value", flag) : fail("unknown argument '%s'", flag);
         }
         const char *val = argv[++i];
@@ -187,6 +190,10 @@ static int parse_args(int argc, char **argv, request *r) {
             if (!parse_int(val, 0, 1 << 20, &v))
                 return fail("bad --mem-gbps '%s': want an integer in [0, 1048576]", val);
             r->dev.mem_gbps = (int)v;
+        } else if (strcmp(flag, "--dependent-launch") == 0) {
+            if (!parse_int(val, 0, 1, &v))
+                return fail("bad --dependent-launch '%s': want 0 or 1", val);
+            r->dev.dependent_launch = (int)v;
         } else if (strcmp(flag, "--kernel-regs") == 0) {
             if (!parse_triple(val, 255, r->kernel_regs))
                 return fail("bad --kernel-regs '%s': want 3 integers in [1, 255]", val);

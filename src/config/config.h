@@ -29,6 +29,10 @@ typedef struct rt__device_props {
                                   H100 SXM's 2.619 GHz x 5120 bits: 3352; the
                                   H200 model's 3.2 GHz x 6144 bits, its spec:
                                   4915), 0 if unknown */
+    /* 1: a kernel may launch as the programmatic dependent of the one
+       before it in the stream (PDL: compute capability 9.0 or newer, and
+       the library's kernels built for it, cuda_context.c); 0 otherwise */
+    int dependent_launch;
 } rt__device_props;
 
 /* The H200 of the ground-truth file: 132 SMs, 2048 threads/SM. */
@@ -170,6 +174,9 @@ typedef enum rt__kernel_kind {
    the general row start and store again, and the block kernel's head,
    tail and bounds. */
 #define RT__RULE_OFF_ROW_EXACT (1u << 29)
+/* The STREAM kernel's dependent fold (tuned_stream.c, the config's
+   stream_dependent): the grid's last block folds again. */
+#define RT__RULE_OFF_STREAM_DEPENDENT (1u << 30)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its
@@ -290,6 +297,13 @@ typedef struct rt__launch_config {
        last block to count folds them, each block waiting for its count's
        answer (tuned_stream.c says why). */
     bool stream_fold_last;
+    /* RT__KERNEL_STREAM with more blocks than the GPU holds at once, on a
+       device with dependent_launch, instead of stream_fold_last: each
+       block stores its state in staging and exits (no count, no fence),
+       and a one-block fold kernel, launched as the grid's programmatic
+       dependent, waits for the grid's stores and folds them in block
+       order. semaphore_count is then 0 (tuned_stream.c says why). */
+    bool stream_dependent;
     /* stream_fold_last with a double state (the op's slot_state): each
        block stores its state in a slot of the semaphore region as a word
        that is never 0 and exits; the slots are folded as they fill, in a

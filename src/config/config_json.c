@@ -84,10 +84,10 @@ int rt__config_to_json(const rt__launch_config *c, char *buf, size_t size) {
          json_bool(rt__config_global_reduce(c)));
     if (c->kernel == RT__KERNEL_STREAM)
         emit(&o,
-             ",\"stream_fold_last\":%s,\"stream_slots\":%s,\"stream_slot_group\":%" PRId64
-             ",\"stream_slot_delay\":%" PRId64,
-             json_bool(c->stream_fold_last), json_bool(c->stream_slots), c->stream_slot_group,
-             c->stream_slot_delay);
+             ",\"stream_fold_last\":%s,\"stream_dependent\":%s,\"stream_slots\":%s"
+             ",\"stream_slot_group\":%" PRId64 ",\"stream_slot_delay\":%" PRId64,
+             json_bool(c->stream_fold_last), json_bool(c->stream_dependent),
+             json_bool(c->stream_slots), c->stream_slot_group, c->stream_slot_delay);
     if (c->kernel == RT__KERNEL_ROWS)
         emit(&o,
              ",\"rows_tile\":%s,\"rows_short\":%s,\"rows_block\":%s,\"rows_warp\":%s,"

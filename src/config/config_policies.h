@@ -66,9 +66,11 @@ bool rt__config_tuned_tiny(const rt__iter *it, const rt__op_traits *op,
 /* The STREAM kernel for the full reduction of a large contiguous run
    (tuned_stream.c): returns true and fills every field of *cfg (policy
    TUNED, kernel RT__KERNEL_STREAM) when it takes the iter, false and
-   leaves *cfg alone otherwise. */
+   leaves *cfg alone otherwise. kinds_off: RT__RULE_OFF_STREAM_DEPENDENT
+   turns off the dependent fold. */
 bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
-                             const rt__device_props *dev, rt__launch_config *cfg);
+                             const rt__device_props *dev, unsigned kinds_off,
+                             rt__launch_config *cfg);
 
 /* Fills the derived fields (grid, num_threads, shared_memory_bytes,
    staging_bytes, semaphore_count) from the block, mults, steps, ctas and

@@ -120,5 +120,6 @@ rt__device_props rt__device_props_h200(void) {
     p.l2_bytes = 60 * 1024 * 1024;
     p.regs_per_sm = 64 * 1024;
     p.mem_gbps = 4915; /* 3.2 GHz x 6144 bits x 2, its spec (4.8 TB/s nominal) */
+    p.dependent_launch = 1; /* compute capability 9.0 */
     return p;
 }

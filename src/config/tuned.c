@@ -501,7 +501,7 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
     if (!(kinds_off & RT__KIND_BIT(RT__KERNEL_TINY)) && rt__config_tuned_tiny(it, op, dev, cfg))
         return RT_OK;
     if (!(kinds_off & RT__KIND_BIT(RT__KERNEL_STREAM)) &&
-        rt__config_tuned_stream(it, op, dev, cfg))
+        rt__config_tuned_stream(it, op, dev, kinds_off, cfg))
         return RT_OK;
     if (!(kinds_off & RT__KIND_BIT(RT__KERNEL_ROWS)) &&
         rt__config_tuned_rows(it, op, dev, kinds_off, cfg))

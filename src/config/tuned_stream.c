@@ -187,6 +187,38 @@ static bool stream_slots(const rt__op_traits *op, const rt__device_props *dev, b
    which have stored their own slot before they wait for anything. */
 enum { STREAM_SLOT_GROUP_MIN = 2 * RT__STREAM_THREADS };
 
+/* The dependent fold (stream_dependent). A block that publishes its
+   state with release order holds its slot on the SM until the partial's
+   store is acknowledged, through an L2 full of the grid's reads, and the
+   grid's last block folds after its own chunk: both on the launch's
+   critical path. With the fold in a kernel of its own, launched as the
+   grid's programmatic dependent (each block lets it launch as it
+   starts), each block stores its state with a plain store and exits, as
+   a one-shot read does, and the fold waits in griddepcontrol.wait only
+   for the grid's end. H200, bench/pdl_probe.cu: full sums of 512 MiB as
+   a grid of plain partials and a one-block fold (8 packs of 16 bytes a
+   thread in flight), against the library's STREAM kernel (the grid's
+   last block polling the count) and a one-shot read that folds nothing,
+   4 slots rotated, medians of 100, 4 passes, us (bench/NOTES.md v1.46,
+   run 3):
+                            f32             f64
+     library, count         123.33-123.46   123.10-123.20   (256 B a thread)
+     two kernels, plain     123.49-123.68   124.48-124.54   (64 B)
+     dependent, 64 B        122.46-122.72   123.39-123.46
+     dependent, 128 B       122.43-122.50   122.75-122.94
+     dependent, 256 B       122.50-122.56   123.17-123.26
+     one-shot read, no fold 121.06-121.12
+   (the probe's threads read 16-byte vectors in rounds of 4.) So grids over
+   a wave on GPUs with dependent launch that are not H100-class (where
+   the slots and the count were measured; the dependent fold was not) take
+   it, at STREAM_DEPENDENT_BYTES_PER_THREAD, where the wide chunks apply
+   (64 MiB and more, the runs measured). */
+enum { STREAM_DEPENDENT_BYTES_PER_THREAD = 128 };
+
+static bool stream_dependent(const rt__device_props *dev, bool wide, unsigned kinds_off) {
+    return wide && dev->dependent_launch && !(kinds_off & RT__RULE_OFF_STREAM_DEPENDENT);
+}
+
 static int64_t stream_slot_group(const rt__device_props *dev, int64_t blocks) {
     const int64_t most_groups = dev->num_sms > 1 ? dev->num_sms - 1 : 1;
     return rt__div_up(rt__div_up(blocks, most_groups), STREAM_SLOT_GROUP_MIN) *
@@ -194,7 +226,8 @@ static int64_t stream_slot_group(const rt__device_props *dev, int64_t blocks) {
 }
 
 bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
-                             const rt__device_props *dev, rt__launch_config *cfg) {
+                             const rt__device_props *dev, unsigned kinds_off,
+                             rt__launch_config *cfg) {
     const int64_t elem = op->input_size;
     if (!rt__iter_is_one_run(it))
         return false;
@@ -217,12 +250,19 @@ bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
     const int64_t vec_bytes = (int64_t)op->input_vec_size * elem;
     if (vec_bytes < STREAM_MIN_VECTOR_BYTES)
         return false;
-    const int64_t per_thread =
+    int64_t per_thread =
         wide ? STREAM_WIDE_BYTES_PER_THREAD / vec_bytes : STREAM_VECTORS_PER_THREAD;
     const int64_t threads = RT__STREAM_THREADS;
-    const int64_t chunk = threads * per_thread;
     const int64_t units = rt__div_up(n, op->input_vec_size);
-    const int64_t blocks = rt__div_up(units, chunk);
+    int64_t blocks = rt__div_up(units, threads * per_thread);
+    const bool over_wave = blocks > fold_last_min_blocks(dev, threads);
+    const bool dependent = over_wave && stream_dependent(dev, wide, kinds_off);
+    if (dependent) {
+        per_thread = STREAM_DEPENDENT_BYTES_PER_THREAD / vec_bytes;
+        per_thread = per_thread < 1 ? 1 : per_thread;
+        blocks = rt__div_up(units, threads * per_thread);
+    }
+    const int64_t chunk = threads * per_thread;
     if (blocks > INT32_MAX)
         return false;
 
@@ -249,10 +289,11 @@ bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
     c.max_threads = RT__STREAM_THREADS;
     /* A partial per block and one count, when blocks must be folded; or
        a slot of two ints per block and per group (stream_slots). */
-    c.stream_fold_last = blocks > fold_last_min_blocks(dev, threads);
+    c.stream_dependent = dependent;
+    c.stream_fold_last = over_wave && !dependent;
     c.stream_slots = stream_slots(op, dev, c.stream_fold_last);
     c.staging_bytes = blocks > 1 && !c.stream_slots ? blocks * op->acc_size : 0;
-    c.semaphore_count = blocks > 1 ? 1 : 0;
+    c.semaphore_count = blocks > 1 && !dependent ? 1 : 0;
     if (c.stream_slots) {
         c.stream_slot_group = stream_slot_group(dev, blocks);
         c.stream_slot_delay = fold_last_min_blocks(dev, threads);

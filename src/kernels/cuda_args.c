@@ -204,6 +204,10 @@ static rt_status check_stream(const rt__iter *it, const rt__op_traits *op,
     } else {
         RT_RETURN_IF(c->stream_slot_group != 0 || c->stream_slot_delay != 0, RT_ERR_INTERNAL);
     }
+    /* The dependent fold: a partial a block in staging, no count. */
+    RT_RETURN_IF(c->stream_dependent && (c->stream_fold_last || c->stream_slots ||
+                                         c->semaphore_count != 0 || c->grid[0] < 2),
+                 RT_ERR_INTERNAL);
     if (c->grid[0] == 1)
         return chunk == 0 && !c->stream_fold_last ? RT_OK : RT_ERR_INTERNAL;
     RT_RETURN_IF(chunk < c->block[0] || chunk % c->block[0] != 0, RT_ERR_INTERNAL);
@@ -360,6 +364,7 @@ void rt__cuda_pack_tiny(const rt__iter *it, const rt__kernel_args *op, bool firs
     a->num_inputs = (uint32_t)it->inputs_per_output;
     a->chunk = 0;
     a->fold_last = 0;
+    a->fold_grid = 0;
     a->slot_group = 0;
     a->slot_delay = 0;
     a->out_dtype = op->out_dtype;

@@ -50,6 +50,23 @@ void rt__cuda_device_restore(const rt_context *ctx, int prev) {
         (void)rt__cuda_status(cudaSetDevice(prev));
 }
 
+/* Programmatic dependent launch (the STREAM kernel's dependent fold) needs
+   the kernels built for compute capability 9.0 or newer on `device`: an
+   older build's kernels lack the wait their fold needs. The binary version
+   is the current device's, so `device` is made current for the query. */
+static bool kernels_sm90_on(int device) {
+    int prev = -1;
+    if (cudaGetDevice(&prev) != cudaSuccess ||
+        (prev != device && cudaSetDevice(device) != cudaSuccess)) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    const bool native = rt__cuda_kernels_sm90();
+    if (prev != device)
+        (void)rt__cuda_status(cudaSetDevice(prev));
+    return native;
+}
+
 static rt_status read_props(int device, rt__device_props *p) {
     struct cudaDeviceProp dp;
     RT_FORWARD_IF_ERROR(rt__cuda_status(cudaGetDeviceProperties(&dp, device)));
@@ -60,6 +77,7 @@ static rt_status read_props(int device, rt__device_props *p) {
     p->shared_mem_per_block = (int)dp.sharedMemPerBlock;
     p->l2_bytes = dp.l2CacheSize;
     p->regs_per_sm = dp.regsPerMultiprocessor;
+    p->dependent_launch = dp.major >= 9 && kernels_sm90_on(device) ? 1 : 0;
     /* Peak DRAM bandwidth: double data rate over the bus; 0 (unknown) when
        the runtime does not report it. */
     int clock_khz = 0, bus_bits = 0;

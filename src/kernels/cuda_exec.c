@@ -160,12 +160,11 @@ static rt_status tiny_launch(const plan *p, const rt__iter *piece, bool first, b
     if (n->cfg.kernel == RT__KERNEL_STREAM) {
         a.chunk = n->cfg.input_mult[2] > 0 ? (uint32_t)n->cfg.input_mult[2] : a.num_inputs;
         a.fold_last = n->cfg.stream_fold_last ? 1 : 0;
+        a.fold_grid = n->cfg.stream_dependent ? (uint32_t)n->cfg.grid[0] : 0;
         a.slot_group = (uint32_t)n->cfg.stream_slot_group;
         a.slot_delay = (uint32_t)n->cfg.stream_slot_delay;
-        if (n->sems > 0) {
-            a.staging = n->staging > 0 ? rt__cuda_workspace_staging(p->ctx) : NULL;
-            a.semaphores = rt__cuda_workspace_semaphores(p->ctx);
-        }
+        a.staging = n->staging > 0 ? rt__cuda_workspace_staging(p->ctx) : NULL;
+        a.semaphores = n->sems > 0 ? rt__cuda_workspace_semaphores(p->ctx) : NULL;
     }
     const rt_status s = rt__cuda_status(p->tiny(&a, &n->cfg, p->stream, p->ctx->device_index));
     if (s == RT_OK && p->record)

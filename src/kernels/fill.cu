@@ -28,3 +28,13 @@ extern "C" cudaError_t rt__launch_fill(const rt__kernel_args *args, double value
     void *params[] = {const_cast<rt__kernel_args *>(args), &value};
     return rt::launch_fast<rt::fill_kernel>(dim3(blocks), dim3(threads), 0, stream, params);
 }
+
+extern "C" bool rt__cuda_kernels_sm90(void) {
+    cudaFuncAttributes attr;
+    if (cudaFuncGetAttributes(&attr, reinterpret_cast<const void *>(rt::fill_kernel)) !=
+        cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    return attr.binaryVersion >= 90;
+}

@@ -303,6 +303,11 @@ typedef struct rt__tiny_args {
        states once every other block has counted; 0, the last block to
        count folds them (rt__launch_config's stream_fold_last). */
     int fold_last;
+    /* STREAM with a dependent fold (rt__launch_config's stream_dependent):
+       the grid's blocks, each of which stores its state in staging and
+       exits; the fold kernel launched after the grid, as its programmatic
+       dependent, folds that many states. 0 otherwise. */
+    uint32_t fold_grid;
     /* Slots (rt__launch_config's stream_slots, stream_slot_group and
        stream_slot_delay; with fold_last, double states): slot_group is
        nonzero and even. Block b stores its state as the word state ^
@@ -365,6 +370,13 @@ rt__tiny_launch_fn rt__tiny_lookup(rt__family family, rt_dtype in_dtype);
  * a reduction, so its fixed 1-D grid is not a launch-config decision.
  */
 cudaError_t rt__launch_fill(const rt__kernel_args *args, double value, cudaStream_t stream);
+
+/* Whether the library's kernels run on the current device as code built
+   for compute capability 9.0 or newer (their binary version, which every
+   kernel unit shares: one set of CUDA architectures), so that the
+   griddepcontrol instructions of a programmatic dependent launch are in
+   them (fill.cu). False where the runtime cannot say. */
+bool rt__cuda_kernels_sm90(void);
 
 /* The driver function `name` (its CUDA 12.0 version) through the
    runtime's entry-point query, so nothing links libcuda; NULL where the

@@ -73,6 +73,35 @@ cudaError_t launch_fast(dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
                             stream);
 }
 
+/* Launches func (no dynamic shared memory) with its parameters' addresses
+   in params, on `stream`, as the programmatic dependent of the kernel
+   before it there (cudaLaunchAttributeProgrammaticStreamSerialization):
+   it may start once every block of that kernel has let it (or ended), and
+   waits for that kernel's end and memory itself (griddepcontrol.wait,
+   reduce_tiny.cuh). The config asks for it only on a device with
+   dependent_launch. Where the runtime refuses the attribute, a plain
+   launch, which starts after that kernel in stream order, is as correct;
+   it reports the same error where the launch itself is wrong. */
+inline cudaError_t launch_dependent(const void *func, dim3 grid, dim3 block, cudaStream_t stream,
+                                    void **params) {
+#if CUDART_VERSION >= 12000
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = 0;
+    cfg.stream = stream;
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    if (cudaLaunchKernelExC(&cfg, func, params) == cudaSuccess)
+        return cudaSuccess;
+    (void)cudaGetLastError();
+#endif
+    return cudaLaunchKernel(func, grid, block, params, 0, stream);
+}
+
 } // namespace rt
 
 #endif /* RT_KERNELS_LAUNCH_FAST_CUH */

@@ -91,6 +91,23 @@ template <typename Op> static __device__ constexpr int stream_loads_in_flight() 
     return sizeof(typename Op::scalar_t) == 8 ? 4 : loads_in_flight<Op>();
 }
 
+/* Programmatic dependent launch (compute capability 9.0): a block of the
+   prerequisite grid lets its dependent launch early; the dependent waits
+   until the prerequisite grid has ended and its memory is visible. The
+   host launches a dependent only where the kernels are built for it
+   (rt__cuda_kernels_sm90); otherwise the dependent launches after the grid
+   in stream order, and these are no-ops. */
+static __device__ __forceinline__ void launch_dependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ void wait_for_prerequisite_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 template <typename Op> struct TinyReducer {
     using S = typename Op::scalar_t;
     using A = typename Op::acc_t;
@@ -351,6 +368,8 @@ template <typename Op> struct TinyReducer {
         const uint64_t begin = (uint64_t)b * a.chunk, end = begin + a.chunk;
         const uint32_t vbegin = begin < nvec ? (uint32_t)begin : nvec;
         const uint32_t vend = end < nvec ? (uint32_t)end : nvec;
+        if (a.fold_grid != 0)
+            launch_dependents();
         Vec<A, 1> v = block_reduce<true>(thread_reduce<true>(vbegin, vend, b == 0));
         if (gridDim.x == 1) {
             if (threadIdx.x == 0)
@@ -379,6 +398,8 @@ template <typename Op> struct TinyReducer {
         __shared__ bool is_last;
         if (threadIdx.x == 0)
             staging[b] = v.v[0];
+        if (a.fold_grid != 0)
+            return; /* stream_fold_kernel folds the states */
         if (a.fold_last) {
             if (b != gridDim.x - 1) {
                 if (threadIdx.x == 0)
@@ -401,15 +422,22 @@ template <typename Op> struct TinyReducer {
             if (!is_last)
                 return;
         }
-        /* Thread t folds packs t, t + T, ... of PartialPack states (16
-           bytes), FOLD_LOADS at a time, then the states past the last
-           whole pack: a fixed order whichever block came last, so the
-           result is the same run to run. */
+        fold_staging<4>(gridDim.x);
+    }
+
+    /* Folds the nb block states in staging and finishes the output. Thread
+       t folds packs t, t + T, ... of PartialPack states (16 bytes),
+       FOLD_LOADS at a time, then the states past the last whole pack: a
+       fixed order whichever block came last, so the result is the same
+       run to run. FOLD_LOADS: the STREAM kernel's own fold keeps 4 (its
+       registers bound the grid's reads); the fold kernel has no reads
+       but these. */
+    template <int FOLD_LOADS> __device__ void fold_staging(uint32_t nb) const {
         constexpr int P = PartialPack<A>::n;
-        constexpr int FOLD_LOADS = 4;
         using Pack = typename PartialPack<A>::type;
+        const A *staging = reinterpret_cast<const A *>(a.staging);
         const Pack *packs = reinterpret_cast<const Pack *>(staging);
-        const uint32_t nb = gridDim.x, npack = nb / P, t = threadIdx.x, nt = blockDim.x;
+        const uint32_t npack = nb / P, t = threadIdx.x, nt = blockDim.x;
         A acc = op.ident();
         uint32_t k = t;
         for (; k + (FOLD_LOADS - 1) * nt < npack; k += FOLD_LOADS * nt) {
@@ -431,9 +459,18 @@ template <typename Op> struct TinyReducer {
         }
         for (uint32_t c = npack * P + t; c < nb; c += nt)
             acc = op.combine(acc, load_cg(&staging[c]));
-        v = block_reduce<false>(acc);
+        const Vec<A, 1> v = block_reduce<false>(acc);
         if (threadIdx.x == 0)
             finish(v.v[0]);
+    }
+
+    /* The dependent fold (stream_fold_kernel): one block, launched after
+       a STREAM grid of a.fold_grid blocks as its programmatic dependent,
+       waits until that grid has ended and its states are visible, then
+       folds them. */
+    __device__ void run_stream_fold() const {
+        wait_for_prerequisite_grid();
+        fold_staging<8>(a.fold_grid);
     }
 };
 
@@ -449,6 +486,14 @@ template <typename Op>
 __global__ void __launch_bounds__(RT__STREAM_THREADS, Op::min_blocks)
     stream_kernel(const __grid_constant__ rt__tiny_args a) {
     TinyReducer<Op>(a).run_stream();
+}
+
+/* The dependent fold of a STREAM grid (a.fold_grid != 0): one block of
+   RT__STREAM_THREADS. */
+template <typename Op>
+__global__ void __launch_bounds__(RT__STREAM_THREADS)
+    stream_fold_kernel(const __grid_constant__ rt__tiny_args a) {
+    TinyReducer<Op>(a).run_stream_fold();
 }
 
 /* TINY: one block of c->block[0] threads; STREAM: c->grid[0] blocks of
@@ -469,11 +514,18 @@ cudaError_t launch_tiny(const rt__tiny_args *a, const rt__launch_config *c, cuda
                 (c->grid[0] > 1 && a->semaphores == nullptr) ||
                 (c->grid[0] > 1 && a->slot_group == 0 && a->staging == nullptr) ||
                 (a->slot_group != 0 && (!slots || !a->fold_last || c->grid[0] < 2 ||
-                                        a->slot_group % 2 != 0)))
+                                        a->slot_group % 2 != 0)) ||
+                (a->fold_grid != 0 &&
+                 (a->fold_grid != (uint32_t)c->grid[0] || c->grid[0] < 2 ||
+                  a->staging == nullptr || a->fold_last || a->slot_group != 0)))
                 return cudaErrorInvalidValue;
-            return launch_fast<stream_kernel<Op>>(dim3((unsigned)c->grid[0], 1, 1),
-                                                  dim3((unsigned)threads, 1, 1), 0, stream,
-                                                  params, device);
+            const cudaError_t e = launch_fast<stream_kernel<Op>>(
+                dim3((unsigned)c->grid[0], 1, 1), dim3((unsigned)threads, 1, 1), 0, stream,
+                params, device);
+            if (e != cudaSuccess || a->fold_grid == 0)
+                return e;
+            return launch_dependent(reinterpret_cast<const void *>(stream_fold_kernel<Op>),
+                                    dim3(1, 1, 1), dim3((unsigned)threads, 1, 1), stream, params);
         } else {
             return cudaErrorInvalidValue;
         }

@@ -1,0 +1,350 @@
+// pdl_probe: a full sum of 512 MiB as two kernels -- a one-shot grid whose
+// blocks each store a partial and exit (no fence, no count), then a
+// one-block fold of the partials -- with and without programmatic
+// dependent launch (PDL: the fold launched while the grid runs, waiting in
+// griddepcontrol.wait for its memory), against the library's STREAM
+// kernel (one launch; every block publishes its partial with release
+// order and the grid's last block folds) and probe.cuh's one-shot read
+// that folds nothing (bench/NOTES.md v1.46).
+//
+//   pdl_probe [--reps N] [--passes P]
+//
+// Four 512 MiB slots rotate (far over L2); an event pair around each call
+// (both kernels of a two-kernel arm), the median of N calls; P passes, the
+// arms in a rotated order each pass. Every arm's result is checked against
+// a host sum of its slot.
+#define kProbeName "pdl_probe"
+#include "probe.cuh"
+
+#include <functional>
+
+#include "reduce_tiny.cuh"
+
+namespace {
+
+constexpr int kThreads = 512;
+constexpr int kFoldThreads = 512;
+
+__global__ void fill_f64(double *dst, size_t n, unsigned seed) {
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        unsigned h = ((unsigned)i ^ seed) * 2654435761u;
+        dst[i] = 0.5 + (double)(h >> 8) * (1.0 / 16777216.0);
+    }
+}
+
+template <typename T> struct Vec16;
+template <> struct Vec16<float> {
+    using type = float4;
+    static __device__ float sum(float4 v) { return (v.x + v.y) + (v.z + v.w); }
+};
+template <> struct Vec16<double> {
+    using type = double2;
+    static __device__ double sum(double2 v) { return v.x + v.y; }
+};
+
+// The sum of a block's per-thread values, in thread 0 (a fixed tree).
+template <typename T, int NT> __device__ T block_sum(T v) {
+    __shared__ T warp_sums[NT / 32];
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    if (threadIdx.x % 32 == 0)
+        warp_sums[threadIdx.x / 32] = v;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        v = threadIdx.x < NT / 32 ? warp_sums[threadIdx.x] : T(0);
+        for (int o = 16; o > 0; o >>= 1)
+            v += __shfl_down_sync(0xffffffffu, v, o);
+    }
+    return v;
+}
+
+// Block b sums 16-byte vectors [b * R * 4 * kThreads, (b + 1) * ...): R
+// rounds of 4 loads in flight a thread; thread 0 stores the block's
+// partial with a plain store and the block exits. Trigger: each block
+// lets the dependent grid launch as it starts (griddepcontrol.launch_dependents).
+template <typename T, int R, bool Trigger>
+__global__ void __launch_bounds__(kThreads) partial_kernel(const typename Vec16<T>::type *src,
+                                                           size_t nvec, T *partials) {
+    using V = typename Vec16<T>::type;
+#if __CUDA_ARCH__ >= 900
+    if (Trigger)
+        asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+    const size_t begin = (size_t)blockIdx.x * R * 4 * kThreads;
+    T acc = 0;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        V v[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+            const size_t i = begin + (size_t)(r * 4 + u) * kThreads + threadIdx.x;
+            if (i < nvec)
+                v[u] = __ldcs(src + i);
+            else
+                memset(&v[u], 0, sizeof v[u]);
+        }
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+            acc += Vec16<T>::sum(v[u]);
+    }
+    acc = block_sum<T, kThreads>(acc);
+    if (threadIdx.x == 0)
+        partials[blockIdx.x] = acc;
+}
+
+// One block folds nb partials (16-byte packs, up to 8 loads in flight a
+// thread, then a fixed tree) into *out. Wait: griddepcontrol.wait first
+// (the partials' grid launched it early; the wait returns once that
+// grid has finished and its stores are visible).
+template <typename T, bool Wait>
+__global__ void __launch_bounds__(kFoldThreads) fold_kernel(const T *partials, unsigned nb,
+                                                            T *out) {
+    using V = typename Vec16<T>::type;
+#if __CUDA_ARCH__ >= 900
+    if (Wait)
+        asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+    const V *packs = reinterpret_cast<const V *>(partials);
+    const unsigned npack = nb * (unsigned)sizeof(T) / 16;
+    T acc = 0;
+    for (unsigned k = threadIdx.x; k < npack; k += 8 * kFoldThreads) {
+        V v[8];
+#pragma unroll
+        for (int u = 0; u < 8; ++u) {
+            if (k + u * kFoldThreads < npack)
+                v[u] = __ldcg(packs + k + u * kFoldThreads);
+            else
+                memset(&v[u], 0, sizeof v[u]);
+        }
+#pragma unroll
+        for (int u = 0; u < 8; ++u)
+            acc += Vec16<T>::sum(v[u]);
+    }
+    for (unsigned c = npack * 16 / sizeof(T) + threadIdx.x; c < nb; c += kFoldThreads)
+        acc += __ldcg(partials + c);
+    acc = block_sum<T, kFoldThreads>(acc);
+    if (threadIdx.x == 0)
+        *out = acc;
+}
+
+enum Mode { LIB, TWO_PLAIN, TWO_PDL, TWO_PDL_TRIGGER, ONE_SHOT };
+
+struct Arm {
+    const char *name;
+    bool f64;
+    Mode mode;
+    int rounds; // rounds of 4 16-byte loads a thread (two-kernel arms); LIB: bytes a thread
+};
+
+const Arm kArms[] = {
+    {"f32 library STREAM 256B (TUNED)", false, LIB, 256},
+    {"f64 library STREAM 256B (TUNED)", true, LIB, 256},
+    {"f32 one-shot read, no fold", false, ONE_SHOT, 1},
+    {"f32 2 kernels 64B plain", false, TWO_PLAIN, 1},
+    {"f32 2 kernels 64B PDL", false, TWO_PDL, 1},
+    {"f32 2 kernels 64B PDL trigger", false, TWO_PDL_TRIGGER, 1},
+    {"f32 2 kernels 128B PDL trigger", false, TWO_PDL_TRIGGER, 2},
+    {"f32 2 kernels 256B PDL trigger", false, TWO_PDL_TRIGGER, 4},
+    {"f64 2 kernels 64B plain", true, TWO_PLAIN, 1},
+    {"f64 2 kernels 64B PDL trigger", true, TWO_PDL_TRIGGER, 1},
+    {"f64 2 kernels 128B PDL trigger", true, TWO_PDL_TRIGGER, 2},
+    {"f64 2 kernels 256B PDL trigger", true, TWO_PDL_TRIGGER, 4},
+};
+constexpr int kNumArms = sizeof kArms / sizeof kArms[0];
+
+template <typename T, int R, bool Trigger>
+void launch_partials(cudaStream_t s, const void *src, size_t nvec, T *partials, unsigned nb) {
+    partial_kernel<T, R, Trigger><<<nb, kThreads, 0, s>>>(
+        reinterpret_cast<const typename Vec16<T>::type *>(src), nvec, partials);
+}
+
+template <typename T>
+void launch_partials_r(cudaStream_t s, int r, bool trigger, const void *src, size_t nvec,
+                       T *partials, unsigned nb) {
+    if (trigger) {
+        if (r == 1) launch_partials<T, 1, true>(s, src, nvec, partials, nb);
+        if (r == 2) launch_partials<T, 2, true>(s, src, nvec, partials, nb);
+        if (r == 4) launch_partials<T, 4, true>(s, src, nvec, partials, nb);
+    } else {
+        if (r == 1) launch_partials<T, 1, false>(s, src, nvec, partials, nb);
+        if (r == 2) launch_partials<T, 2, false>(s, src, nvec, partials, nb);
+        if (r == 4) launch_partials<T, 4, false>(s, src, nvec, partials, nb);
+    }
+}
+
+template <typename T> void launch_fold(cudaStream_t s, bool pdl, const T *partials, unsigned nb, T *out) {
+    if (!pdl) {
+        fold_kernel<T, false><<<1, kFoldThreads, 0, s>>>(partials, nb, out);
+        return;
+    }
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(1);
+    cfg.blockDim = dim3(kFoldThreads);
+    cfg.stream = s;
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    PROBE_CHECK(cudaLaunchKernelEx(&cfg, fold_kernel<T, true>, partials, nb, out));
+}
+
+float median_us(cudaStream_t s, int reps, const std::function<void(int)> &launch) {
+    std::vector<cudaEvent_t> ev(2 * (size_t)reps);
+    for (auto &e : ev)
+        PROBE_CHECK(cudaEventCreate(&e));
+    for (int r = 0; r < 3; ++r)
+        launch(r);
+    PROBE_CHECK(cudaStreamSynchronize(s));
+    for (int r = 0; r < reps; ++r) {
+        PROBE_CHECK(cudaEventRecord(ev[2 * r], s));
+        launch(r + 3);
+        PROBE_CHECK(cudaEventRecord(ev[2 * r + 1], s));
+    }
+    PROBE_CHECK(cudaStreamSynchronize(s));
+    std::vector<float> t;
+    for (int r = 0; r < reps; ++r) {
+        float ms = 0;
+        PROBE_CHECK(cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]));
+        t.push_back(ms * 1000.0f);
+    }
+    for (auto &e : ev)
+        PROBE_CHECK(cudaEventDestroy(e));
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+} // namespace
+
+int main(int argc, char **argv) {
+    const int reps = probe_reps(argc, argv);
+    const int passes = probe_int_arg(argc, argv, "--passes", 3, 1);
+    const cudaDeviceProp prop = probe_device();
+    cudaStream_t s;
+    PROBE_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    const size_t bytes = (size_t)512 << 20, n64 = bytes / 8;
+    const int kSlots = 4;
+    std::vector<char *> slot(kSlots);
+    std::vector<double> ref64(kSlots), ref32(kSlots);
+    for (int i = 0; i < kSlots; ++i) {
+        PROBE_CHECK(cudaMalloc(&slot[i], bytes));
+        fill_f64<<<4096, 256>>>(reinterpret_cast<double *>(slot[i]), n64, 77u * (i + 1));
+        PROBE_CHECK(cudaGetLastError());
+        std::vector<double> h(n64);
+        PROBE_CHECK(cudaMemcpy(h.data(), slot[i], bytes, cudaMemcpyDeviceToHost));
+        long double r = 0, r32 = 0;
+        for (size_t k = 0; k < n64; ++k)
+            r += h[k];
+        const float *f = reinterpret_cast<const float *>(h.data());
+        for (size_t k = 0; k < 2 * n64; ++k)
+            r32 += f[k];
+        ref64[i] = (double)r;
+        ref32[i] = (double)r32;
+    }
+    const int64_t max_blocks = (int64_t)(bytes / 64 / kThreads);
+    char *staging;
+    unsigned *sem;
+    char *out;
+    PROBE_CHECK(cudaMalloc(&staging, (size_t)max_blocks * 8 + 64));
+    PROBE_CHECK(cudaMalloc(&sem, 64));
+    PROBE_CHECK(cudaMemset(sem, 0, 64));
+    PROBE_CHECK(cudaMalloc(&out, 8));
+    float *one_shot_out;
+    PROBE_CHECK(cudaMalloc(&one_shot_out, bytes / 2048 / 16 * sizeof(float) + 64));
+    PROBE_CHECK(cudaDeviceSynchronize());
+
+    const int wave = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / kThreads);
+    std::vector<std::vector<float>> times(kNumArms);
+    bool all_ok = true;
+    for (int p = 0; p < passes; ++p) {
+        for (int k = 0; k < kNumArms; ++k) {
+            const int i = (k + p) % kNumArms;
+            const Arm &arm = kArms[i];
+            const size_t nvec = bytes / 16;
+            std::function<void(int)> run;
+            rt__tiny_args a;
+            memset(&a, 0, sizeof a);
+            unsigned nb = 0;
+            if (arm.mode == ONE_SHOT) {
+                run = [&](int r) {
+                    probe_full_one_shot<<<(unsigned)((nvec + 2047) / 2048), 512, 0, s>>>(
+                        reinterpret_cast<const float4 *>(slot[r % kSlots]), nvec, one_shot_out);
+                };
+            } else if (arm.mode == LIB) {
+                const int64_t vec_bytes = arm.f64 ? 32 : 16;
+                const int64_t n = arm.f64 ? (int64_t)n64 : (int64_t)(bytes / 4);
+                const int64_t chunk = kThreads * (arm.rounds / vec_bytes);
+                const int64_t blocks = div_up(n / 4, chunk);
+                a.out = out;
+                a.staging = staging;
+                a.semaphores = sem;
+                a.num_inputs = (uint32_t)n;
+                a.chunk = (uint32_t)chunk;
+                a.fold_last = blocks > wave;
+                a.out_dtype = arm.f64 ? RT_F64 : RT_F32;
+                a.first = a.last = 1;
+                run = [&, blocks](int r) {
+                    a.in = slot[r % kSlots];
+                    if (arm.f64)
+                        rt::stream_kernel<rt::SumOp<double>><<<(unsigned)blocks, kThreads, 0, s>>>(a);
+                    else
+                        rt::stream_kernel<rt::SumOp<float>><<<(unsigned)blocks, kThreads, 0, s>>>(a);
+                };
+            } else {
+                nb = (unsigned)div_up((int64_t)nvec, (int64_t)arm.rounds * 4 * kThreads);
+                const bool pdl = arm.mode != TWO_PLAIN, trigger = arm.mode == TWO_PDL_TRIGGER;
+                run = [&, nb, pdl, trigger](int r) {
+                    if (arm.f64) {
+                        launch_partials_r<double>(s, arm.rounds, trigger, slot[r % kSlots], nvec,
+                                                  reinterpret_cast<double *>(staging), nb);
+                        launch_fold<double>(s, pdl, reinterpret_cast<double *>(staging), nb,
+                                            reinterpret_cast<double *>(out));
+                    } else {
+                        launch_partials_r<float>(s, arm.rounds, trigger, slot[r % kSlots], nvec,
+                                                 reinterpret_cast<float *>(staging), nb);
+                        launch_fold<float>(s, pdl, reinterpret_cast<float *>(staging), nb,
+                                           reinterpret_cast<float *>(out));
+                    }
+                };
+            }
+            times[i].push_back(median_us(s, reps, run));
+            PROBE_CHECK(cudaGetLastError());
+            if (arm.mode == ONE_SHOT)
+                continue;
+            // The result of one more call on slot 0.
+            PROBE_CHECK(cudaMemsetAsync(out, 0, 8, s));
+            run(0);
+            PROBE_CHECK(cudaStreamSynchronize(s));
+            double got = 0;
+            if (!arm.f64) {
+                float g;
+                PROBE_CHECK(cudaMemcpy(&g, out, 4, cudaMemcpyDeviceToHost));
+                got = g;
+            } else {
+                PROBE_CHECK(cudaMemcpy(&got, out, 8, cudaMemcpyDeviceToHost));
+            }
+            const double want = arm.f64 ? ref64[0] : ref32[0];
+            const double rel = fabs(got - want) / fabs(want);
+            if (rel > (arm.f64 ? 1e-12 : 1e-5)) {
+                printf("  %s: result %.17g, host %.17g (rel %.3g) WRONG\n", arm.name, got, want,
+                       rel);
+                all_ok = false;
+            }
+        }
+    }
+    printf("full sums of 512 MiB, 4 slots rotated, median of %d a pass, %d passes (us)\n", reps,
+           passes);
+    for (int i = 0; i < kNumArms; ++i) {
+        printf("  %-36s", kArms[i].name);
+        for (float t : times[i])
+            printf(" %8.2f", t);
+        std::vector<float> v = times[i];
+        std::sort(v.begin(), v.end());
+        printf("   min %8.2f  GB/s %7.1f\n", v[0], bytes / (v[0] * 1e3));
+    }
+    printf("%s\n", all_ok ? "results ok" : "RESULTS WRONG");
+    return all_ok ? 0 : 1;
+}
