@@ -511,7 +511,7 @@ cudaError_t launch_tiny(const rt__tiny_args *a, const rt__launch_config *c, cuda
         if constexpr (OneNumberState<Op>::value) {
             constexpr bool slots = SlotState<typename Op::acc_t>::value;
             if (threads != RT__STREAM_THREADS || c->grid[0] < 1 || a->chunk == 0 ||
-                (c->grid[0] > 1 && a->semaphores == nullptr) ||
+                (c->grid[0] > 1 && a->fold_grid == 0 && a->semaphores == nullptr) ||
                 (c->grid[0] > 1 && a->slot_group == 0 && a->staging == nullptr) ||
                 (a->slot_group != 0 && (!slots || !a->fold_last || c->grid[0] < 2 ||
                                         a->slot_group % 2 != 0)) ||
