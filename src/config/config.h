@@ -118,11 +118,14 @@ typedef enum rt__kernel_kind {
     RT__KERNEL_TINY = 2,
     /* The full reduction of a large contiguous run: block b of grid[0]
        reduces the input_mult[2] vectors [b * input_mult[2], (b + 1) *
-       input_mult[2]) of one output, one round of loads a thread, and the
-       last block to finish folds the blocks' partials (reduce_tiny.cuh,
-       chosen by tuned_stream.c). Uses block[0], grid[0], input_mult[2],
-       staging_bytes (a partial per block) and one semaphore; its shared
-       memory is static. */
+       input_mult[2]) of one output in rounds of loads a thread, and one
+       block folds the blocks' partials: the last to finish, the grid's
+       last (stream_fold_last), or a fold kernel launched as the grid's
+       dependent (stream_dependent) (reduce_tiny.cuh, chosen by
+       tuned_stream.c). Uses block[0], grid[0], input_mult[2],
+       staging_bytes (a partial per block) and semaphore_count (one
+       count; none with the dependent fold; slots, stream_slots); its
+       shared memory is static. */
     RT__KERNEL_STREAM = 3
     /* TUNED adds kinds here with their measurements. */
 } rt__kernel_kind;

@@ -208,11 +208,22 @@ enum { STREAM_SLOT_GROUP_MIN = 2 * RT__STREAM_THREADS };
      dependent, 128 B       122.43-122.50   122.75-122.94
      dependent, 256 B       122.50-122.56   123.17-123.26
      one-shot read, no fold 121.06-121.12
-   (the probe's threads read 16-byte vectors in rounds of 4.) So grids over
-   a wave on GPUs with dependent launch that are not H100-class (where
-   the slots and the count were measured; the dependent fold was not) take
-   it, at STREAM_DEPENDENT_BYTES_PER_THREAD, where the wide chunks apply
-   (64 MiB and more, the runs measured). */
+   (the probe's threads read 16-byte vectors in rounds of 4.) In the
+   library the gain is smaller but for f64: H200, rt_bench, this rule on
+   against `--kinds-off stream-dependent` (256 bytes a thread, the grid's
+   last block folding), two alternating passes, medians of 100, us
+   (bench/NOTES.md v1.46, run 5):
+                         on              off
+     f32 sum 2^27        123.30-123.49   123.38-123.63
+     f64 sum 2^26        122.83-122.99   123.18-123.33
+     bf16 sum 2^28       123.50-123.71   123.38-123.63
+     amax 2^27           123.17-123.49   123.30-123.52
+     f32 sum 256 MiB     65.28-65.50     65.66-65.70
+     f32 sum 1 GiB       238.85-239.02   238.99-239.30
+   So grids over a wave on GPUs with dependent launch that are not
+   H100-class (where the slots and the count were measured; the dependent
+   fold was not) take it, at STREAM_DEPENDENT_BYTES_PER_THREAD, where the
+   wide chunks apply (64 MiB and more, the runs measured). */
 enum { STREAM_DEPENDENT_BYTES_PER_THREAD = 128 };
 
 static bool stream_dependent(const rt__device_props *dev, bool wide, unsigned kinds_off) {

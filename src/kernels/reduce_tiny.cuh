@@ -35,6 +35,10 @@
  * block's state goes to a slot that reads 0 until it is stored; a block a
  * wave after each group of slots folds that group into a word, and the
  * grid's last block folds those words and the slots left (fold_slots).
+ * With a dependent fold (a.fold_grid != 0) the blocks store their states
+ * and exit, with no count, and stream_fold_kernel, one block launched as
+ * the grid's programmatic dependent, folds them once the grid has ended
+ * (run_stream_fold).
  * tuned_stream.c has the measurements behind the shape.
  *
  * Included by the reduce_<family>.cu files after reduce_body.cuh.
