@@ -4,7 +4,8 @@
 // dependent launch (PDL: the fold launched while the grid runs, waiting in
 // griddepcontrol.wait for its memory), against the library's STREAM
 // kernel (one launch; every block publishes its partial with release
-// order and the grid's last block folds) and probe.cuh's one-shot read
+// order and the grid's last block folds; and its own dependent fold since
+// v1.46, through the library's launch) and probe.cuh's one-shot read
 // that folds nothing (bench/NOTES.md v1.46).
 //
 //   pdl_probe [--reps N] [--passes P]
@@ -60,10 +61,11 @@ template <typename T, int NT> __device__ T block_sum(T v) {
 }
 
 // Block b sums 16-byte vectors [b * R * 4 * kThreads, (b + 1) * ...): R
-// rounds of 4 loads in flight a thread; thread 0 stores the block's
+// rounds of 4 loads in flight a thread (streaming loads, __ldcs, or with
+// Nc the library's ld.global.nc, __ldg); thread 0 stores the block's
 // partial with a plain store and the block exits. Trigger: each block
 // lets the dependent grid launch as it starts (griddepcontrol.launch_dependents).
-template <typename T, int R, bool Trigger>
+template <typename T, int R, bool Trigger, bool Nc>
 __global__ void __launch_bounds__(kThreads) partial_kernel(const typename Vec16<T>::type *src,
                                                            size_t nvec, T *partials) {
     using V = typename Vec16<T>::type;
@@ -80,7 +82,7 @@ __global__ void __launch_bounds__(kThreads) partial_kernel(const typename Vec16<
         for (int u = 0; u < 4; ++u) {
             const size_t i = begin + (size_t)(r * 4 + u) * kThreads + threadIdx.x;
             if (i < nvec)
-                v[u] = __ldcs(src + i);
+                v[u] = Nc ? __ldg(src + i) : __ldcs(src + i);
             else
                 memset(&v[u], 0, sizeof v[u]);
         }
@@ -128,7 +130,7 @@ __global__ void __launch_bounds__(kFoldThreads) fold_kernel(const T *partials, u
         *out = acc;
 }
 
-enum Mode { LIB, TWO_PLAIN, TWO_PDL, TWO_PDL_TRIGGER, ONE_SHOT };
+enum Mode { LIB, LIB_DEPENDENT, TWO_PLAIN, TWO_PDL, TWO_PDL_TRIGGER, TWO_PDL_TRIGGER_NC, ONE_SHOT };
 
 struct Arm {
     const char *name;
@@ -138,8 +140,12 @@ struct Arm {
 };
 
 const Arm kArms[] = {
-    {"f32 library STREAM 256B (TUNED)", false, LIB, 256},
-    {"f64 library STREAM 256B (TUNED)", true, LIB, 256},
+    {"f32 library STREAM 256B count", false, LIB, 256},
+    {"f64 library STREAM 256B count", true, LIB, 256},
+    {"f32 library dependent 128B (v1.46)", false, LIB_DEPENDENT, 128},
+    {"f64 library dependent 128B (v1.46)", true, LIB_DEPENDENT, 128},
+    {"f32 2 kernels 128B PDL trigger nc", false, TWO_PDL_TRIGGER_NC, 2},
+    {"f64 2 kernels 128B PDL trigger nc", true, TWO_PDL_TRIGGER_NC, 2},
     {"f32 one-shot read, no fold", false, ONE_SHOT, 1},
     {"f32 2 kernels 64B plain", false, TWO_PLAIN, 1},
     {"f32 2 kernels 64B PDL", false, TWO_PDL, 1},
@@ -153,23 +159,25 @@ const Arm kArms[] = {
 };
 constexpr int kNumArms = sizeof kArms / sizeof kArms[0];
 
-template <typename T, int R, bool Trigger>
+template <typename T, int R, bool Trigger, bool Nc>
 void launch_partials(cudaStream_t s, const void *src, size_t nvec, T *partials, unsigned nb) {
-    partial_kernel<T, R, Trigger><<<nb, kThreads, 0, s>>>(
+    partial_kernel<T, R, Trigger, Nc><<<nb, kThreads, 0, s>>>(
         reinterpret_cast<const typename Vec16<T>::type *>(src), nvec, partials);
 }
 
 template <typename T>
-void launch_partials_r(cudaStream_t s, int r, bool trigger, const void *src, size_t nvec,
-                       T *partials, unsigned nb) {
-    if (trigger) {
-        if (r == 1) launch_partials<T, 1, true>(s, src, nvec, partials, nb);
-        if (r == 2) launch_partials<T, 2, true>(s, src, nvec, partials, nb);
-        if (r == 4) launch_partials<T, 4, true>(s, src, nvec, partials, nb);
+void launch_partials_r(cudaStream_t s, int r, bool trigger, bool nc, const void *src,
+                       size_t nvec, T *partials, unsigned nb) {
+    if (nc) {
+        if (r == 2) launch_partials<T, 2, true, true>(s, src, nvec, partials, nb);
+    } else if (trigger) {
+        if (r == 1) launch_partials<T, 1, true, false>(s, src, nvec, partials, nb);
+        if (r == 2) launch_partials<T, 2, true, false>(s, src, nvec, partials, nb);
+        if (r == 4) launch_partials<T, 4, true, false>(s, src, nvec, partials, nb);
     } else {
-        if (r == 1) launch_partials<T, 1, false>(s, src, nvec, partials, nb);
-        if (r == 2) launch_partials<T, 2, false>(s, src, nvec, partials, nb);
-        if (r == 4) launch_partials<T, 4, false>(s, src, nvec, partials, nb);
+        if (r == 1) launch_partials<T, 1, false, false>(s, src, nvec, partials, nb);
+        if (r == 2) launch_partials<T, 2, false, false>(s, src, nvec, partials, nb);
+        if (r == 4) launch_partials<T, 4, false, false>(s, src, nvec, partials, nb);
     }
 }
 
@@ -178,41 +186,9 @@ template <typename T> void launch_fold(cudaStream_t s, bool pdl, const T *partia
         fold_kernel<T, false><<<1, kFoldThreads, 0, s>>>(partials, nb, out);
         return;
     }
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(1);
-    cfg.blockDim = dim3(kFoldThreads);
-    cfg.stream = s;
-    cudaLaunchAttribute attr;
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = &attr;
-    cfg.numAttrs = 1;
-    PROBE_CHECK(cudaLaunchKernelEx(&cfg, fold_kernel<T, true>, partials, nb, out));
-}
-
-float median_us(cudaStream_t s, int reps, const std::function<void(int)> &launch) {
-    std::vector<cudaEvent_t> ev(2 * (size_t)reps);
-    for (auto &e : ev)
-        PROBE_CHECK(cudaEventCreate(&e));
-    for (int r = 0; r < 3; ++r)
-        launch(r);
-    PROBE_CHECK(cudaStreamSynchronize(s));
-    for (int r = 0; r < reps; ++r) {
-        PROBE_CHECK(cudaEventRecord(ev[2 * r], s));
-        launch(r + 3);
-        PROBE_CHECK(cudaEventRecord(ev[2 * r + 1], s));
-    }
-    PROBE_CHECK(cudaStreamSynchronize(s));
-    std::vector<float> t;
-    for (int r = 0; r < reps; ++r) {
-        float ms = 0;
-        PROBE_CHECK(cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]));
-        t.push_back(ms * 1000.0f);
-    }
-    for (auto &e : ev)
-        PROBE_CHECK(cudaEventDestroy(e));
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    void *params[] = {&partials, &nb, &out};
+    PROBE_CHECK(rt::launch_dependent(reinterpret_cast<const void *>(fold_kernel<T, true>), dim3(1),
+                                     dim3(kFoldThreads), s, params));
 }
 
 int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -273,44 +249,59 @@ int main(int argc, char **argv) {
                     probe_full_one_shot<<<(unsigned)((nvec + 2047) / 2048), 512, 0, s>>>(
                         reinterpret_cast<const float4 *>(slot[r % kSlots]), nvec, one_shot_out);
                 };
-            } else if (arm.mode == LIB) {
+            } else if (arm.mode == LIB || arm.mode == LIB_DEPENDENT) {
+                // The library's STREAM kernel: the grid's last block folds
+                // (LIB), or, as launch_tiny launches it with a dependent
+                // fold, the grid and then its fold kernel as the grid's
+                // dependent (launch_dependent; the grid here through <<<>>>).
+                const bool dependent = arm.mode == LIB_DEPENDENT;
                 const int64_t vec_bytes = arm.f64 ? 32 : 16;
                 const int64_t n = arm.f64 ? (int64_t)n64 : (int64_t)(bytes / 4);
                 const int64_t chunk = kThreads * (arm.rounds / vec_bytes);
                 const int64_t blocks = div_up(n / 4, chunk);
                 a.out = out;
                 a.staging = staging;
-                a.semaphores = sem;
+                a.semaphores = dependent ? nullptr : sem;
                 a.num_inputs = (uint32_t)n;
                 a.chunk = (uint32_t)chunk;
-                a.fold_last = blocks > wave;
+                a.fold_last = !dependent && blocks > wave;
+                a.fold_grid = dependent ? (uint32_t)blocks : 0;
                 a.out_dtype = arm.f64 ? RT_F64 : RT_F32;
                 a.first = a.last = 1;
-                run = [&, blocks](int r) {
+                run = [&, blocks, dependent](int r) {
                     a.in = slot[r % kSlots];
-                    if (arm.f64)
+                    void *params[] = {&a};
+                    const void *fold;
+                    if (arm.f64) {
                         rt::stream_kernel<rt::SumOp<double>><<<(unsigned)blocks, kThreads, 0, s>>>(a);
-                    else
+                        fold = reinterpret_cast<const void *>(rt::stream_fold_kernel<rt::SumOp<double>>);
+                    } else {
                         rt::stream_kernel<rt::SumOp<float>><<<(unsigned)blocks, kThreads, 0, s>>>(a);
+                        fold = reinterpret_cast<const void *>(rt::stream_fold_kernel<rt::SumOp<float>>);
+                    }
+                    if (dependent)
+                        PROBE_CHECK(rt::launch_dependent(fold, dim3(1), dim3(kThreads), s, params));
                 };
             } else {
                 nb = (unsigned)div_up((int64_t)nvec, (int64_t)arm.rounds * 4 * kThreads);
-                const bool pdl = arm.mode != TWO_PLAIN, trigger = arm.mode == TWO_PDL_TRIGGER;
-                run = [&, nb, pdl, trigger](int r) {
+                const bool pdl = arm.mode != TWO_PLAIN,
+                           nc = arm.mode == TWO_PDL_TRIGGER_NC,
+                           trigger = arm.mode == TWO_PDL_TRIGGER || nc;
+                run = [&, nb, pdl, trigger, nc](int r) {
                     if (arm.f64) {
-                        launch_partials_r<double>(s, arm.rounds, trigger, slot[r % kSlots], nvec,
-                                                  reinterpret_cast<double *>(staging), nb);
+                        launch_partials_r<double>(s, arm.rounds, trigger, nc, slot[r % kSlots],
+                                                  nvec, reinterpret_cast<double *>(staging), nb);
                         launch_fold<double>(s, pdl, reinterpret_cast<double *>(staging), nb,
                                             reinterpret_cast<double *>(out));
                     } else {
-                        launch_partials_r<float>(s, arm.rounds, trigger, slot[r % kSlots], nvec,
-                                                 reinterpret_cast<float *>(staging), nb);
+                        launch_partials_r<float>(s, arm.rounds, trigger, nc, slot[r % kSlots],
+                                                 nvec, reinterpret_cast<float *>(staging), nb);
                         launch_fold<float>(s, pdl, reinterpret_cast<float *>(staging), nb,
                                            reinterpret_cast<float *>(out));
                     }
                 };
             }
-            times[i].push_back(median_us(s, reps, run));
+            times[i].push_back(probe_median_us_on(s, reps, run));
             PROBE_CHECK(cudaGetLastError());
             if (arm.mode == ONE_SHOT)
                 continue;

@@ -85,19 +85,20 @@ inline void probe_full_read(const float4 *src, size_t n4, float *out) {
 // an event pair around each and one sync at the end, as rt_bench and
 // compare_torch.py time (until v1.21 a sync after each call put the
 // launch's latency inside the events: about 1.3 us more a call, H100).
-template <typename Launch> float probe_median_us(int reps, Launch launch) {
+// The events go on `stream`, where launch enqueues its work.
+template <typename Launch> float probe_median_us_on(cudaStream_t stream, int reps, Launch launch) {
     std::vector<cudaEvent_t> ev(2 * (size_t)reps);
     for (auto &e : ev)
         PROBE_CHECK(cudaEventCreate(&e));
     for (int r = 0; r < 3; ++r)
         launch(r);
-    PROBE_CHECK(cudaDeviceSynchronize());
+    PROBE_CHECK(cudaStreamSynchronize(stream));
     for (int r = 0; r < reps; ++r) {
-        PROBE_CHECK(cudaEventRecord(ev[2 * r]));
+        PROBE_CHECK(cudaEventRecord(ev[2 * r], stream));
         launch(r + 3);
-        PROBE_CHECK(cudaEventRecord(ev[2 * r + 1]));
+        PROBE_CHECK(cudaEventRecord(ev[2 * r + 1], stream));
     }
-    PROBE_CHECK(cudaDeviceSynchronize());
+    PROBE_CHECK(cudaStreamSynchronize(stream));
     std::vector<float> t;
     for (int r = 0; r < reps; ++r) {
         float ms = 0;
@@ -108,6 +109,11 @@ template <typename Launch> float probe_median_us(int reps, Launch launch) {
         PROBE_CHECK(cudaEventDestroy(e));
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];
+}
+
+// The same on the legacy default stream (every probe but pdl_probe).
+template <typename Launch> float probe_median_us(int reps, Launch launch) {
+    return probe_median_us_on(0, reps, launch);
 }
 
 #endif // RT_BENCH_PROBE_CUH

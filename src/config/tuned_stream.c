@@ -298,8 +298,9 @@ bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
     c.output_vec_size = 1;
     c.vt0 = op->vt0;
     c.max_threads = RT__STREAM_THREADS;
-    /* A partial per block and one count, when blocks must be folded; or
-       a slot of two ints per block and per group (stream_slots). */
+    /* A partial per block and one count, when blocks must be folded (no
+       count for the dependent fold); or a slot of two ints per block and
+       per group (stream_slots). */
     c.stream_dependent = dependent;
     c.stream_fold_last = over_wave && !dependent;
     c.stream_slots = stream_slots(op, dev, c.stream_fold_last);
