@@ -181,7 +181,8 @@ void launch_partials_r(cudaStream_t s, int r, bool trigger, bool nc, const void 
     }
 }
 
-template <typename T> void launch_fold(cudaStream_t s, bool pdl, const T *partials, unsigned nb, T *out) {
+template <typename T>
+void launch_fold(cudaStream_t s, bool pdl, const T *partials, unsigned nb, T *out) {
     if (!pdl) {
         fold_kernel<T, false><<<1, kFoldThreads, 0, s>>>(partials, nb, out);
         return;
@@ -271,13 +272,15 @@ int main(int argc, char **argv) {
                 run = [&, blocks, dependent](int r) {
                     a.in = slot[r % kSlots];
                     void *params[] = {&a};
+                    using F64 = rt::SumOp<double>;
+                    using F32 = rt::SumOp<float>;
                     const void *fold;
                     if (arm.f64) {
-                        rt::stream_kernel<rt::SumOp<double>><<<(unsigned)blocks, kThreads, 0, s>>>(a);
-                        fold = reinterpret_cast<const void *>(rt::stream_fold_kernel<rt::SumOp<double>>);
+                        rt::stream_kernel<F64><<<(unsigned)blocks, kThreads, 0, s>>>(a);
+                        fold = reinterpret_cast<const void *>(rt::stream_fold_kernel<F64>);
                     } else {
-                        rt::stream_kernel<rt::SumOp<float>><<<(unsigned)blocks, kThreads, 0, s>>>(a);
-                        fold = reinterpret_cast<const void *>(rt::stream_fold_kernel<rt::SumOp<float>>);
+                        rt::stream_kernel<F32><<<(unsigned)blocks, kThreads, 0, s>>>(a);
+                        fold = reinterpret_cast<const void *>(rt::stream_fold_kernel<F32>);
                     }
                     if (dependent)
                         PROBE_CHECK(rt::launch_dependent(fold, dim3(1), dim3(kThreads), s, params));
