@@ -26,14 +26,6 @@ namespace {
 constexpr int kThreads = 512;
 constexpr int kFoldThreads = 512;
 
-__global__ void fill_f64(double *dst, size_t n, unsigned seed) {
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        unsigned h = ((unsigned)i ^ seed) * 2654435761u;
-        dst[i] = 0.5 + (double)(h >> 8) * (1.0 / 16777216.0);
-    }
-}
-
 template <typename T> struct Vec16;
 template <> struct Vec16<float> {
     using type = float4;
@@ -192,8 +184,6 @@ void launch_fold(cudaStream_t s, bool pdl, const T *partials, unsigned nb, T *ou
                                      dim3(kFoldThreads), s, params));
 }
 
-int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -204,23 +194,9 @@ int main(int argc, char **argv) {
     PROBE_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     const size_t bytes = (size_t)512 << 20, n64 = bytes / 8;
     const int kSlots = 4;
-    std::vector<char *> slot(kSlots);
-    std::vector<double> ref64(kSlots), ref32(kSlots);
-    for (int i = 0; i < kSlots; ++i) {
-        PROBE_CHECK(cudaMalloc(&slot[i], bytes));
-        fill_f64<<<4096, 256>>>(reinterpret_cast<double *>(slot[i]), n64, 77u * (i + 1));
-        PROBE_CHECK(cudaGetLastError());
-        std::vector<double> h(n64);
-        PROBE_CHECK(cudaMemcpy(h.data(), slot[i], bytes, cudaMemcpyDeviceToHost));
-        long double r = 0, r32 = 0;
-        for (size_t k = 0; k < n64; ++k)
-            r += h[k];
-        const float *f = reinterpret_cast<const float *>(h.data());
-        for (size_t k = 0; k < 2 * n64; ++k)
-            r32 += f[k];
-        ref64[i] = (double)r;
-        ref32[i] = (double)r32;
-    }
+    const ProbeF64Slots inputs = probe_f64_slots(kSlots, bytes);
+    const std::vector<char *> &slot = inputs.slot;
+    const std::vector<double> &ref64 = inputs.ref64, &ref32 = inputs.ref32;
     const int64_t max_blocks = (int64_t)(bytes / 64 / kThreads);
     char *staging;
     unsigned *sem;
@@ -259,7 +235,7 @@ int main(int argc, char **argv) {
                 const int64_t vec_bytes = arm.f64 ? 32 : 16;
                 const int64_t n = arm.f64 ? (int64_t)n64 : (int64_t)(bytes / 4);
                 const int64_t chunk = kThreads * (arm.rounds / vec_bytes);
-                const int64_t blocks = div_up(n / 4, chunk);
+                const int64_t blocks = probe_div_up(n / 4, chunk);
                 a.out = out;
                 a.staging = staging;
                 a.semaphores = dependent ? nullptr : sem;
@@ -286,7 +262,7 @@ int main(int argc, char **argv) {
                         PROBE_CHECK(rt::launch_dependent(fold, dim3(1), dim3(kThreads), s, params));
                 };
             } else {
-                nb = (unsigned)div_up((int64_t)nvec, (int64_t)arm.rounds * 4 * kThreads);
+                nb = (unsigned)probe_div_up((int64_t)nvec, (int64_t)arm.rounds * 4 * kThreads);
                 const bool pdl = arm.mode != TWO_PLAIN,
                            nc = arm.mode == TWO_PDL_TRIGGER_NC,
                            trigger = arm.mode == TWO_PDL_TRIGGER || nc;

@@ -64,6 +64,47 @@ __global__ void probe_fill(float *dst, size_t n) {
     }
 }
 
+// n doubles in [0.5, 1.5), none zero, from a hash of the index and seed.
+__global__ void probe_fill_f64(double *dst, size_t n, unsigned seed) {
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        unsigned h = ((unsigned)i ^ seed) * 2654435761u;
+        dst[i] = 0.5 + (double)(h >> 8) * (1.0 / 16777216.0);
+    }
+}
+
+// `count` device buffers of `bytes` each, filled by probe_fill_f64 (seed
+// 77 (k + 1) for buffer k), with long-double host sums of each buffer read
+// as doubles (ref64) and as floats (ref32): the rotated inputs of the full
+// sum probes (stream_probe, pdl_probe).
+struct ProbeF64Slots {
+    std::vector<char *> slot;
+    std::vector<double> ref64, ref32;
+};
+inline ProbeF64Slots probe_f64_slots(int count, size_t bytes) {
+    const size_t n64 = bytes / 8;
+    ProbeF64Slots r{std::vector<char *>(count), std::vector<double>(count),
+                    std::vector<double>(count)};
+    std::vector<double> h(n64);
+    for (int k = 0; k < count; ++k) {
+        PROBE_CHECK(cudaMalloc(&r.slot[k], bytes));
+        probe_fill_f64<<<4096, 256>>>(reinterpret_cast<double *>(r.slot[k]), n64, 77u * (k + 1));
+        PROBE_CHECK(cudaGetLastError());
+        PROBE_CHECK(cudaMemcpy(h.data(), r.slot[k], bytes, cudaMemcpyDeviceToHost));
+        long double s64 = 0, s32 = 0;
+        for (size_t i = 0; i < n64; ++i)
+            s64 += h[i];
+        const float *f = reinterpret_cast<const float *>(h.data());
+        for (size_t i = 0; i < 2 * n64; ++i)
+            s32 += f[i];
+        r.ref64[k] = (double)s64;
+        r.ref32[k] = (double)s32;
+    }
+    return r;
+}
+
+inline int64_t probe_div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 // The one-shot full sum of n4 float4s: 512 threads of 4 float4 each, a
 // partial a block into out (no fold): the read rate a reduction of the
 // same bytes would match (outer_probe, ndim_probe, rowblock_probe).

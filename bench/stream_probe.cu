@@ -40,14 +40,6 @@ STREAM_PROBE_LOADS(3, 3)
 
 namespace {
 
-__global__ void fill_f64(double *dst, size_t n, unsigned seed) {
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        unsigned h = ((unsigned)i ^ seed) * 2654435761u;
-        dst[i] = 0.5 + (double)(h >> 8) * (1.0 / 16777216.0);
-    }
-}
-
 enum Kind { F64_22, F64_32, F64_42, F64_24, F64_23, F64_33, F32 };
 
 struct Arm {
@@ -101,8 +93,6 @@ const LaunchFn kLaunch[] = {launch<F64Sum<2, 2>>,    launch<F64Sum<3, 2>>, launc
                             launch<rt::SumOp<float>>};
 static_assert(sizeof kLaunch / sizeof kLaunch[0] == F32 + 1, "a kernel for each Kind");
 
-int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -111,23 +101,9 @@ int main(int argc, char **argv) {
     const cudaDeviceProp prop = probe_device();
     const size_t bytes = (size_t)512 << 20, n64 = bytes / 8;
     const int kSlots = 4;
-    std::vector<char *> slot(kSlots);
-    std::vector<double> ref64(kSlots), ref32(kSlots);
-    for (int s = 0; s < kSlots; ++s) {
-        PROBE_CHECK(cudaMalloc(&slot[s], bytes));
-        fill_f64<<<4096, 256>>>(reinterpret_cast<double *>(slot[s]), n64, 77u * (s + 1));
-        PROBE_CHECK(cudaGetLastError());
-        std::vector<double> h(n64);
-        PROBE_CHECK(cudaMemcpy(h.data(), slot[s], bytes, cudaMemcpyDeviceToHost));
-        long double r = 0, r32 = 0;
-        for (size_t i = 0; i < n64; ++i)
-            r += h[i];
-        const float *f = reinterpret_cast<const float *>(h.data());
-        for (size_t i = 0; i < 2 * n64; ++i)
-            r32 += f[i];
-        ref64[s] = (double)r;
-        ref32[s] = (double)r32;
-    }
+    const ProbeF64Slots inputs = probe_f64_slots(kSlots, bytes);
+    const std::vector<char *> &slot = inputs.slot;
+    const std::vector<double> &ref64 = inputs.ref64, &ref32 = inputs.ref32;
     // Workspace: a partial a block, a count, slots for the largest grid.
     const int64_t max_blocks = (int64_t)(bytes / 64 / RT__STREAM_THREADS);
     char *staging;
@@ -162,8 +138,8 @@ int main(int argc, char **argv) {
             const int64_t chunk =
                 arm.bytes_per_thread > 0
                     ? RT__STREAM_THREADS * (arm.bytes_per_thread / vec_bytes)
-                    : div_up(n / 4, -arm.bytes_per_thread * 2 * prop.multiProcessorCount);
-            const int64_t blocks = div_up(n / 4, chunk);
+                    : probe_div_up(n / 4, -arm.bytes_per_thread * 2 * prop.multiProcessorCount);
+            const int64_t blocks = probe_div_up(n / 4, chunk);
             rt__tiny_args a;
             memset(&a, 0, sizeof a);
             a.out = reinterpret_cast<char *>(out);
@@ -174,9 +150,9 @@ int main(int argc, char **argv) {
             a.fold_last = blocks > wave;
             if (arm.slots) {
                 const int64_t most_groups = prop.multiProcessorCount - 1;
+                const int64_t pack = 2 * RT__STREAM_THREADS;
                 a.slot_group =
-                    (uint32_t)(div_up(div_up(blocks, most_groups), 2 * RT__STREAM_THREADS) * 2 *
-                               RT__STREAM_THREADS);
+                    (uint32_t)(probe_div_up(probe_div_up(blocks, most_groups), pack) * pack);
                 a.slot_delay = (uint32_t)wave;
                 a.staging = nullptr;
             }
