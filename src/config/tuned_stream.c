@@ -269,8 +269,7 @@ bool rt__config_tuned_stream(const rt__iter *it, const rt__op_traits *op,
     const bool over_wave = blocks > fold_last_min_blocks(dev, threads);
     const bool dependent = over_wave && stream_dependent(dev, wide, kinds_off);
     if (dependent) {
-        per_thread = STREAM_DEPENDENT_BYTES_PER_THREAD / vec_bytes;
-        per_thread = per_thread < 1 ? 1 : per_thread;
+        per_thread = STREAM_DEPENDENT_BYTES_PER_THREAD / vec_bytes; /* vectors: 16 or 32 bytes */
         blocks = rt__div_up(units, threads * per_thread);
     }
     const int64_t chunk = threads * per_thread;
