@@ -426,7 +426,7 @@ template <typename Op> struct TinyReducer {
             if (!is_last)
                 return;
         }
-        fold_staging<4>(gridDim.x);
+        fold_staging<4, false>(gridDim.x);
     }
 
     /* Folds the nb block states in staging and finishes the output. Thread
@@ -435,8 +435,8 @@ template <typename Op> struct TinyReducer {
        fixed order whichever block came last, so the result is the same
        run to run. FOLD_LOADS: the STREAM kernel's own fold keeps 4 (its
        registers bound the grid's reads); the fold kernel has no reads
-       but these. */
-    template <int FOLD_LOADS> __device__ void fold_staging(uint32_t nb) const {
+       but these, and TAIL_BATCH (below). */
+    template <int FOLD_LOADS, bool TAIL_BATCH> __device__ void fold_staging(uint32_t nb) const {
         constexpr int P = PartialPack<A>::n;
         using Pack = typename PartialPack<A>::type;
         const A *staging = reinterpret_cast<const A *>(a.staging);
@@ -455,11 +455,32 @@ template <typename Op> struct TinyReducer {
                 for (int j = 0; j < P; j++)
                     acc = op.combine(acc, p[i].v[j]);
         }
-        for (; k < npack; k += nt) {
-            const Pack p = load_cg_pack(&packs[k]);
+        /* The packs left, fewer than a batch. TAIL_BATCH: their loads
+           together too, in the same order (the fold kernel: one at a
+           time, the f32 sum's fold of 8192 states waited for four L2
+           round trips in turn). Otherwise one at a time: batched, the
+           STREAM kernel's own fold spilled 36 bytes in the f32 sum and
+           took 6 more registers in 8- and 16-bit ones (-Xptxas -v,
+           sm_90). */
+        if constexpr (TAIL_BATCH) {
+            Pack p[FOLD_LOADS];
 #pragma unroll
-            for (int j = 0; j < P; j++)
-                acc = op.combine(acc, p.v[j]);
+            for (int i = 0; i < FOLD_LOADS; i++)
+                if (k + i * nt < npack)
+                    p[i] = load_cg_pack(&packs[k + i * nt]);
+#pragma unroll
+            for (int i = 0; i < FOLD_LOADS; i++)
+                if (k + i * nt < npack)
+#pragma unroll
+                    for (int j = 0; j < P; j++)
+                        acc = op.combine(acc, p[i].v[j]);
+        } else {
+            for (; k < npack; k += nt) {
+                const Pack p = load_cg_pack(&packs[k]);
+#pragma unroll
+                for (int j = 0; j < P; j++)
+                    acc = op.combine(acc, p.v[j]);
+            }
         }
         for (uint32_t c = npack * P + t; c < nb; c += nt)
             acc = op.combine(acc, load_cg(&staging[c]));
@@ -474,7 +495,7 @@ template <typename Op> struct TinyReducer {
        folds them. */
     __device__ void run_stream_fold() const {
         wait_for_prerequisite_grid();
-        fold_staging<8>(a.fold_grid);
+        fold_staging<8, true>(a.fold_grid);
     }
 };
 
