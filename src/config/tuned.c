@@ -520,7 +520,8 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
        5. Ops whose state carries an index take one output per thread
        across outputs (PyTorch: up to 4): 4 (value, index) pairs per
        thread held 87 registers. H200, argmax of [4096,32768] over dim 0:
-       4 outputs 179.9 us, 2 153.3, 1 144.6 (eager 179.4). (Not for
+       4 outputs 179.9 us, 2 153.3, 1 144.6 (eager 179.4; 1 output with
+       6 loads in flight, ArgOp::strided_loads, 130.3-130.8). (Not for
        Welford's 16-byte states: var over dim 0 151.7 / 166.4 / 156.9.) */
     rt__rule_options opt = {true, op->indexed ? 1 : 4};
     RT_FORWARD_IF_ERROR(rule_config(it, &t, op, dev, &opt, cfg));

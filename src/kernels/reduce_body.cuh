@@ -41,6 +41,18 @@ template <typename Op> static __device__ __host__ constexpr int loads_in_flight(
     return Op::loads_in_flight;
 }
 
+/* Loads strided_reduce keeps in flight per thread on the 1-d strided
+   path at one output a thread (OVS 1), folded in turn into its vt0
+   states: Op::strided_loads where the op has one (reduce_ops.cuh says
+   why), else vt0. Not on the n-d path (its offsets spilled) nor in the
+   keyed kernels (KeyedOp's keys). */
+template <typename Op, typename = void> struct StridedLoads {
+    static constexpr int value = Op::vt0;
+};
+template <typename Op> struct StridedLoads<Op, std::void_t<decltype(Op::strided_loads)>> {
+    static constexpr int value = Op::strided_loads;
+};
+
 /* Whether Op folds a whole vector at once (Op::packed true, with
    reduce_packed(acc, Packed<S, V>)): any/all of integer inputs, and
    Welford's var/std. */
@@ -480,8 +492,11 @@ template <typename Op, int OVS> struct Reducer {
     /* Every other layout: vt0 independent accumulators, each step loading
        OVS adjacent outputs' elements at once; calc(r) is the byte offset of
        reduced index r from the slice. */
-    template <typename Calc> __device__ AV strided_reduce(const char *slice, Calc calc) const {
+    template <int L, typename Calc>
+    __device__ AV strided_reduce(const char *slice, Calc calc) const {
         constexpr int VT = Op::vt0;
+        /* L >= VT loads a step, load i folded into state i % VT. */
+        static_assert(L >= VT, "strided loads: at least one a state");
         using Load = Packed<S, OVS>;
         const uint32_t end = input_end(a.num_inputs), step = a.step_input;
         uint32_t idx = input_idx();
@@ -490,31 +505,31 @@ template <typename Op, int OVS> struct Reducer {
         for (int i = 0; i < VT; i++)
             acc[i] = ident_vec();
 
-        Load v[VT];
-        while ((uint64_t)idx + (uint64_t)(VT - 1) * step < end) {
+        Load v[L];
+        while ((uint64_t)idx + (uint64_t)(L - 1) * step < end) {
 #pragma unroll
-            for (int i = 0; i < VT; i++)
+            for (int i = 0; i < L; i++)
                 v[i] =
                     load_stream(reinterpret_cast<const Load *>(slice + calc(idx + i * step)));
 #pragma unroll
-            for (int i = 0; i < VT; i++)
+            for (int i = 0; i < L; i++)
 #pragma unroll
                 for (int j = 0; j < OVS; j++)
-                    acc[i].v[j] = op.reduce(acc[i].v[j], v[i].v[j], idx + i * step);
-            idx += VT * step;
+                    acc[i % VT].v[j] = op.reduce(acc[i % VT].v[j], v[i].v[j], idx + i * step);
+            idx += L * step;
         }
-        /* Tail: fewer than vt0 steps left; loads first, then the folds. */
+        /* Tail: fewer than L steps left; loads first, then the folds. */
 #pragma unroll
-        for (int i = 0; i < VT; i++)
+        for (int i = 0; i < L; i++)
             if ((uint64_t)idx + (uint64_t)i * step < end)
                 v[i] =
                     load_stream(reinterpret_cast<const Load *>(slice + calc(idx + i * step)));
 #pragma unroll
-        for (int i = 0; i < VT; i++)
+        for (int i = 0; i < L; i++)
             if ((uint64_t)idx + (uint64_t)i * step < end)
 #pragma unroll
                 for (int j = 0; j < OVS; j++)
-                    acc[i].v[j] = op.reduce(acc[i].v[j], v[i].v[j], idx + i * step);
+                    acc[i % VT].v[j] = op.reduce(acc[i % VT].v[j], v[i].v[j], idx + i * step);
 
 #pragma unroll
         for (int i = 1; i < VT; i++)
@@ -551,11 +566,12 @@ template <typename Op, int OVS> struct Reducer {
         }
         if (a.in_ndim == 1) {
             const int32_t st = a.in_strides[0];
+            constexpr int L = OVS == 1 && !IsKeyed<Op>::value ? StridedLoads<Op>::value : Op::vt0;
             if (st == (int32_t)sizeof(S))
-                return strided_reduce(slice, [](uint32_t r) { return (int32_t)(r * (uint32_t)sizeof(S)); });
-            return strided_reduce(slice, [st](uint32_t r) { return (int32_t)r * st; });
+                return strided_reduce<L>(slice, [](uint32_t r) { return (int32_t)(r * (uint32_t)sizeof(S)); });
+            return strided_reduce<L>(slice, [st](uint32_t r) { return (int32_t)r * st; });
         }
-        return strided_reduce(slice, [this](uint32_t r) { return input_offset(a, r); });
+        return strided_reduce<Op::vt0>(slice, [this](uint32_t r) { return input_offset(a, r); });
     }
 
     /* ---- block reductions -------------------------------------------------- */

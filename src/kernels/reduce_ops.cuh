@@ -7,6 +7,9 @@
  *                                 contiguous path: as many as the register
  *                                 bound holds without a spill (-Xptxas -v,
  *                                 sm_90, CUDA 13.0)
+ *   strided_loads (optional)      loads in flight a step of the strided
+ *                                 1-d path at one output a thread
+ *                                 (default vt0; reduce_body.cuh)
  *   min_blocks                    blocks per SM the kernel is compiled for
  *                                 (see reduce_kernel's launch bounds)
  *   ident()                       the state of no elements
@@ -163,6 +166,16 @@ template <typename S, bool IsMax> struct ArgOp {
        flight (v0), 133.6 with two (H200); four: 131.6 -> 192.0 (v1.5,
        same run). */
     static constexpr int loads_in_flight = 2;
+    /* Float values: 6 loads in flight a step of the strided 1-d path at
+       one output a thread (reduce_body.cuh StridedLoads), into the 4
+       states. H200, argmax of [4096,32768] over dim 0 (one 4-byte column
+       a thread), gpu-check's rt_bench and compare_torch, runs 1-2 (4
+       loads) and 3 (6) of bench/NOTES.md v1.47: 136.1-136.5 us
+       (89.6-89.8% of the read ceiling) -> 130.3-130.8 (93.4-93.5%). 8
+       loads spilled 60-84 bytes (f16, bf16, f32) under the 32-register
+       bound (-Xptxas -v, sm_90); 6 spill none. Other values keep 4: 6
+       took the i32 kernel from 42 registers (3 blocks of 512 a SM) to 44. */
+    static constexpr int strided_loads = std::is_same<val_t, float>::value ? 6 : vt0;
     bool values_mode;
 
     template <typename Args>
