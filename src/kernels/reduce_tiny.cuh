@@ -429,6 +429,26 @@ template <typename Op> struct TinyReducer {
         fold_staging<4, false>(gridDim.x);
     }
 
+    /* One batch of a fold: packs k, k + nt, ... (FOLD_LOADS of them, or
+       with GUARD those below npack), every load issued before the first
+       combine, folded into acc in that order. */
+    template <int FOLD_LOADS, bool GUARD, typename Pack>
+    __device__ A fold_pack_batch(A acc, const Pack *packs, uint32_t k, uint32_t nt,
+                                 uint32_t npack) const {
+        Pack p[FOLD_LOADS];
+#pragma unroll
+        for (int i = 0; i < FOLD_LOADS; i++)
+            if (!GUARD || k + i * nt < npack)
+                p[i] = load_cg_pack(&packs[k + i * nt]);
+#pragma unroll
+        for (int i = 0; i < FOLD_LOADS; i++)
+            if (!GUARD || k + i * nt < npack)
+#pragma unroll
+                for (int j = 0; j < PartialPack<A>::n; j++)
+                    acc = op.combine(acc, p[i].v[j]);
+        return acc;
+    }
+
     /* Folds the nb block states in staging and finishes the output. Thread
        t folds packs t, t + T, ... of PartialPack states (16 bytes),
        FOLD_LOADS at a time, then the states past the last whole pack: a
@@ -444,17 +464,8 @@ template <typename Op> struct TinyReducer {
         const uint32_t npack = nb / P, t = threadIdx.x, nt = blockDim.x;
         A acc = op.ident();
         uint32_t k = t;
-        for (; k + (FOLD_LOADS - 1) * nt < npack; k += FOLD_LOADS * nt) {
-            Pack p[FOLD_LOADS];
-#pragma unroll
-            for (int i = 0; i < FOLD_LOADS; i++)
-                p[i] = load_cg_pack(&packs[k + i * nt]);
-#pragma unroll
-            for (int i = 0; i < FOLD_LOADS; i++)
-#pragma unroll
-                for (int j = 0; j < P; j++)
-                    acc = op.combine(acc, p[i].v[j]);
-        }
+        for (; k + (FOLD_LOADS - 1) * nt < npack; k += FOLD_LOADS * nt)
+            acc = fold_pack_batch<FOLD_LOADS, false>(acc, packs, k, nt, npack);
         /* The packs left, fewer than a batch. TAIL_BATCH: their loads
            together too, in the same order (the fold kernel: one at a
            time, the f32 sum's fold of 8192 states waited for four L2
@@ -463,17 +474,7 @@ template <typename Op> struct TinyReducer {
            took 6 more registers in 8- and 16-bit ones (-Xptxas -v,
            sm_90). */
         if constexpr (TAIL_BATCH) {
-            Pack p[FOLD_LOADS];
-#pragma unroll
-            for (int i = 0; i < FOLD_LOADS; i++)
-                if (k + i * nt < npack)
-                    p[i] = load_cg_pack(&packs[k + i * nt]);
-#pragma unroll
-            for (int i = 0; i < FOLD_LOADS; i++)
-                if (k + i * nt < npack)
-#pragma unroll
-                    for (int j = 0; j < P; j++)
-                        acc = op.combine(acc, p[i].v[j]);
+            acc = fold_pack_batch<FOLD_LOADS, true>(acc, packs, k, nt, npack);
         } else {
             for (; k < npack; k += nt) {
                 const Pack p = load_cg_pack(&packs[k]);
