@@ -44,8 +44,7 @@ template <typename Op> static __device__ __host__ constexpr int loads_in_flight(
 /* Loads strided_reduce keeps in flight per thread on the 1-d strided
    path at one output a thread (OVS 1), folded in turn into its vt0
    states: Op::strided_loads where the op has one (reduce_ops.cuh says
-   why), else vt0. Not on the n-d path (its offsets spilled) nor in the
-   keyed kernels (KeyedOp's keys). */
+   why), else vt0. Not on the n-d path (its offsets spilled). */
 template <typename Op, typename = void> struct StridedLoads {
     static constexpr int value = Op::vt0;
 };
@@ -71,6 +70,10 @@ template <typename Base> struct KeyedOp : Base {
     using typename Base::acc_t;
     using typename Base::scalar_t;
     static constexpr bool keyed = true;
+    /* vt0 loads a step of the strided path: each load's key divides
+       every reduced digit, and Base's strided_loads spilled 8 more bytes
+       in the f32 keyed kernel (-Xptxas -v, sm_90). */
+    static constexpr int strided_loads = Base::vt0;
     const rt__kernel_args *args;
     const rt__index_map *map;
 
@@ -566,7 +569,7 @@ template <typename Op, int OVS> struct Reducer {
         }
         if (a.in_ndim == 1) {
             const int32_t st = a.in_strides[0];
-            constexpr int L = OVS == 1 && !IsKeyed<Op>::value ? StridedLoads<Op>::value : Op::vt0;
+            constexpr int L = OVS == 1 ? StridedLoads<Op>::value : Op::vt0;
             if (st == (int32_t)sizeof(S))
                 return strided_reduce<L>(slice, [](uint32_t r) { return (int32_t)(r * (uint32_t)sizeof(S)); });
             return strided_reduce<L>(slice, [st](uint32_t r) { return (int32_t)r * st; });
