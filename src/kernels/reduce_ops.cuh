@@ -65,8 +65,8 @@ template <typename S, bool IsProd> struct SumProdOp {
        -Xptxas -v, sm_90). H200, bench/NOTES.md v1.47, rt_bench and
        compare_torch of runs 1-3 (4 loads) against run 4 (8): f32 sum
        [671088,100] over dim 0 69.8-70.5 -> 69.5-70.0 us (91.6-92.0% of
-       the read ceiling), [67108864,1] dim 0 65.3-65.7 -> 64.9-65.4;
-       every other case of the suite within its run-to-run spread.
+       the read ceiling); every other case of the suite within its
+       run-to-run spread.
        (Predicted -3 us for the first, as argmax's columns gained: its
        limit is elsewhere.) 8-byte states keep vt0. */
     static constexpr int strided_loads = sizeof(acc_t) == 4 ? 8 : vt0;
