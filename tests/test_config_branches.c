@@ -1370,14 +1370,22 @@ static void assert_tall_blocks(const rt__launch_config *c, int tiles, int ctas) 
     assert_dims3(c->grid, tiles, ctas, 1);
 }
 
-static void expect_tall(const rt__iter *it, rt_op op, rt_dtype dt, int tiles, int ctas) {
-    const rt__launch_config c = tall_config_for(it, op, dt, 512, 0);
+/* Rule 10's tall blocks for it, planned with the rules in `off` turned off
+   as well (rule 14 takes packed rows of 17-31 thread columns from them). */
+static void expect_tall_without(const rt__iter *it, rt_op op, rt_dtype dt, int tiles, int ctas,
+                                unsigned off_rules) {
+    const rt__launch_config c = tall_config_for(it, op, dt, 512, off_rules);
     assert_true(ctas > 1);
     assert_tall_blocks(&c, tiles, ctas);
     /* Off: rule 8's 2 outputs a lane. */
-    const rt__launch_config off = tall_config_for(it, op, dt, 512, RT__RULE_OFF_OUTER_TALL);
+    const rt__launch_config off =
+        tall_config_for(it, op, dt, 512, RT__RULE_OFF_OUTER_TALL | off_rules);
     assert_int_equal(off.output_vec_size, 2);
     assert_dims3(off.block, 32, 8, 1);
+}
+
+static void expect_tall(const rt__iter *it, rt_op op, rt_dtype dt, int tiles, int ctas) {
+    expect_tall_without(it, op, dt, tiles, ctas, 0);
 }
 
 static void expect_not_tall(const rt__iter *it, rt_op op, rt_dtype dt, int threads4) {
@@ -1394,17 +1402,18 @@ static void test_tuned_outer_tall(void **state) {
     expect_tall(&it, RT_OP_MEAN, RT_F32, 4, 66);
     expect_tall(&it, RT_OP_SUM, RT_F32, 4, 66);
     expect_tall(&it, RT_OP_MAX, RT_F32, 4, 66);
-    /* [671088,100] over dim 0: 25 thread columns, 2 tiles, 132 a tile. */
+    /* [671088,100] over dim 0: 25 thread columns, 2 tiles, 132 a tile
+       (with rule 14 off: test_tuned_whole_rows). */
     int64_t cols[] = {671088, 100}, cols_st[] = {100, 1};
     rt__iter c100 = rt_test_make_iter(2, 1, cols, cols_st, 4, 0);
-    expect_tall(&c100, RT_OP_SUM, RT_F32, 2, 132);
+    expect_tall_without(&c100, RT_OP_SUM, RT_F32, 2, 132, RT__RULE_OFF_WHOLE_ROWS);
     /* 20000 rows (the GPU test's): PyTorch's 16 x 8 blocks would split
        min(594, 20000 / 8 / 4) = 594 ways, over the cap of 8 x 8 x 8 = 512;
        tall blocks still fill the wave. 16000 rows: 500 ways, under the
        cap, so rule 10 (and 8) leave PyTorch's shape. */
     int64_t some[] = {20000, 100};
     rt__iter c20k = rt_test_make_iter(2, 1, some, cols_st, 4, 0);
-    expect_tall(&c20k, RT_OP_SUM, RT_F32, 2, 132);
+    expect_tall_without(&c20k, RT_OP_SUM, RT_F32, 2, 132, RT__RULE_OFF_WHOLE_ROWS);
     int64_t fewer[] = {16000, 100};
     rt__iter c16k = rt_test_make_iter(2, 1, fewer, cols_st, 4, 0);
     const rt__launch_config f = tall_config_for(&c16k, RT_OP_SUM, RT_F32, 512, 0);
@@ -1427,6 +1436,74 @@ static void test_tuned_outer_tall(void **state) {
     int64_t narrow[] = {4000000, 32}, narrow_st[] = {32, 1};
     rt__iter c32 = rt_test_make_iter(2, 1, narrow, narrow_st, 4, 0);
     expect_not_tall(&c32, RT_OP_SUM, RT_F32, 512);
+}
+
+/* TUNED rule 14: rule 10's tall blocks over packed rows of C outputs whose
+   C / 4 thread columns (17-31) leave its second 16-lane tile partly idle
+   take one tile of exactly C / 4 lanes, 512 / (C / 4) warp rows, and a
+   one-wave split of their own (model H200, f32 sum registers: 2 blocks of
+   up to 512 a SM, a wave of 264). */
+static void expect_whole(const rt__iter *it, rt_op op, int lanes, int ctas) {
+    const rt__launch_config c = tall_config_for(it, op, RT_F32, 512, 0);
+    const int rows = 512 / lanes;
+    assert_int_equal(c.output_vec_size, 4);
+    assert_dims3(c.block, lanes, rows, 1);
+    assert_int_equal(c.num_threads, lanes * rows);
+    assert_int_equal(c.step_output, lanes);
+    assert_int_equal(c.output_mult[0], 1);
+    assert_int_equal(c.input_mult[0], 0);
+    assert_int_equal(c.input_mult[1], 1);
+    assert_int_equal(c.input_mult[2], rows); /* interleaved */
+    assert_int_equal(c.step_input, rows * ctas);
+    assert_dims3(c.grid, 1, ctas, 1);
+    assert_int_equal(c.staging_bytes, (int64_t)ctas * lanes * 4 * 4);
+    assert_int_equal(c.shared_memory_bytes, (int64_t)lanes * rows * 4 * 4);
+}
+
+static void test_tuned_whole_rows(void **state) {
+    (void)state;
+    int64_t st100[] = {100, 1};
+    int64_t c100[] = {671088, 100}, c20k[] = {20000, 100};
+    rt__iter it = rt_test_make_iter(2, 1, c100, st100, 4, 0);
+    expect_whole(&it, RT_OP_SUM, 25, 264);
+    expect_whole(&it, RT_OP_MEAN, 25, 264);
+    expect_whole(&it, RT_OP_MAX, 25, 264);
+    /* 1000 rows a thread's warp row: 250 blocks, under the wave. */
+    rt__iter few = rt_test_make_iter(2, 1, c20k, st100, 4, 0);
+    expect_whole(&few, RT_OP_SUM, 25, 250);
+    /* The edges: 17 and 31 thread columns; 24 (not a multiple of 16). */
+    int64_t c68[] = {671088, 68}, st68[] = {68, 1};
+    rt__iter it68 = rt_test_make_iter(2, 1, c68, st68, 4, 0);
+    expect_whole(&it68, RT_OP_SUM, 17, 264);
+    int64_t c124[] = {671088, 124}, st124[] = {124, 1};
+    rt__iter it124 = rt_test_make_iter(2, 1, c124, st124, 4, 0);
+    expect_whole(&it124, RT_OP_SUM, 31, 264);
+    int64_t c96[] = {671088, 96}, st96[] = {96, 1};
+    rt__iter it96 = rt_test_make_iter(2, 1, c96, st96, 4, 0);
+    expect_whole(&it96, RT_OP_SUM, 24, 264);
+
+    /* Off: rule 10's two tiles. */
+    const rt__launch_config off = tall_config_for(&it, RT_OP_SUM, RT_F32, 512, RT__RULE_OFF_WHOLE_ROWS);
+    assert_tall_blocks(&off, 2, 132);
+    /* Not: rows that are not packed (a 100-column slice of 128), 128 and
+       64 columns (whole 16-lane tiles), a kernel of 128 threads at 4
+       outputs, Welford's states (no tall blocks). */
+    int64_t slice_st[] = {128, 1};
+    rt__iter slice = rt_test_make_iter(2, 1, c100, slice_st, 4, 0);
+    const rt__launch_config s = tall_config_for(&slice, RT_OP_SUM, RT_F32, 512, 0);
+    assert_tall_blocks(&s, 2, 132);
+    int64_t c128[] = {671088, 128}, st128[] = {128, 1};
+    rt__iter it128 = rt_test_make_iter(2, 1, c128, st128, 4, 0);
+    const rt__launch_config w = tall_config_for(&it128, RT_OP_SUM, RT_F32, 512, 0);
+    assert_tall_blocks(&w, 2, 132);
+    int64_t c64[] = {671088, 64}, st64[] = {64, 1};
+    rt__iter it64 = rt_test_make_iter(2, 1, c64, st64, 4, 0);
+    const rt__launch_config one = tall_config_for(&it64, RT_OP_SUM, RT_F32, 512, 0);
+    assert_tall_blocks(&one, 1, 264);
+    const rt__launch_config small = tall_config_for(&it, RT_OP_SUM, RT_F32, 128, 0);
+    assert_false(small.block[0] == 25);
+    const rt__launch_config var = tall_config_for(&it, RT_OP_VAR, RT_F32, 512, 0);
+    assert_false(var.block[0] == 25);
 }
 
 /* TUNED rule 11: an outer reduction in PyTorch's 32 x 4 tiles that rule 2
@@ -2191,6 +2268,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_tail_cap),
         cmocka_unit_test(test_tuned_outer_tiles),
         cmocka_unit_test(test_tuned_outer_tall),
+        cmocka_unit_test(test_tuned_whole_rows),
         cmocka_unit_test(test_tuned_outer_tall_split),
         cmocka_unit_test(test_tuned_uncapped_split),
         cmocka_unit_test(test_tuned_outer_wave),

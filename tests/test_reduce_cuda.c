@@ -1045,12 +1045,17 @@ static const lanes_case k_outer_tiles[] = {
    outputs over long columns, whose last block's fold caps PyTorch-shaped
    blocks' split, take blocks of 16 lanes x 32 warp rows at 4 outputs a
    lane (the f32 kernels are built for 512 threads at any output width).
-   100 columns (25 thread columns: two tiles, the second of 9 lanes), 64
-   (one tile), 68 (a second tile of one lane); sums, a mean, a max. Rule
-   12: the same blocks for PyTorch's 32 x 4 tiles split over more than 2
-   blocks, the fold not capping it: 2048 columns (32 tall tiles), 1028 (17,
-   the last of one lane), 4096. tall 1: those blocks; 0: not them (f64,
-   whose kernel at 4 outputs takes 128 threads; var, not sum-like). */
+   64 columns (one tile); sums, a mean, a max. Rule 14: packed rows whose
+   thread columns leave rule 10's second tile partly idle take one tile of
+   exactly those lanes: 100 columns (25 thread columns, 20 warp rows), 68
+   (17, 30 rows, an odd row count), 124 (31), 96 (24); each also with the
+   rule off, in rule 10's two tiles (the second of 9, 1, 15 and 8 lanes).
+   Rule 12: the same blocks for PyTorch's 32 x 4 tiles split over more
+   than 2 blocks, the fold not capping it: 2048 columns (32 tall tiles),
+   1028 (17, the last of one lane), 4096. tall TALL_YES: those blocks;
+   TALL_WHOLE: rule 14's; TALL_NO: neither (f64, whose kernel at 4
+   outputs takes 128 threads; var, not sum-like). */
+enum { TALL_NO = 0, TALL_YES = 1, TALL_WHOLE = 2 };
 typedef struct tall_case {
     branch_case b;
     int tall;
@@ -1077,12 +1082,16 @@ static const tall_case k_outer_wave[] = {
 };
 
 static const tall_case k_outer_tall[] = {
-    {{"tuned: tall outer, f32 sum of 100 columns", RT_OP_SUM, RT_F32, RT_F32, 2, {20000, 100}, 1,
-      {0}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"tuned: whole rows, f32 sum of 100 columns", RT_OP_SUM, RT_F32, RT_F32, 2, {20000, 100}, 1,
+      {0}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, TALL_WHOLE},
     {{"tuned: tall outer, f32 mean of 64 columns", RT_OP_MEAN, RT_F32, RT_F32, 2, {40000, 64}, 1,
-      {0}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
-    {{"tuned: tall outer, f32 max of 68 columns", RT_OP_MAX, RT_F32, RT_F32, 2, {30011, 68}, 1, {0},
-      0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+      {0}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, TALL_YES},
+    {{"tuned: whole rows, f32 max of 68 columns", RT_OP_MAX, RT_F32, RT_F32, 2, {30011, 68}, 1, {0},
+      0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, TALL_WHOLE},
+    {{"tuned: whole rows, f32 mean of 124 columns", RT_OP_MEAN, RT_F32, RT_F32, 2, {21001, 124}, 1,
+      {0}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, TALL_WHOLE},
+    {{"tuned: whole rows, f32 sum of 96 columns", RT_OP_SUM, RT_F32, RT_F32, 2, {19999, 96}, 1,
+      {0}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, TALL_WHOLE},
     {{"tuned: no tall outer, f64 sum", RT_OP_SUM, RT_F64, RT_F64, 2, {20000, 100}, 1, {0}, 0, false,
       0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
     {{"tuned: no tall outer, f32 var", RT_OP_VAR, RT_F32, RT_F32, 2, {20000, 100}, 1, {0}, 0, false, 1,
@@ -1364,12 +1373,27 @@ static void test_tuned_paths(void **state) {
     const size_t ntall = sizeof k_outer_tall / sizeof k_outer_tall[0];
     for (size_t i = 0; i < ntall; i++) {
         const tall_case *t = &k_outer_tall[i];
+        const uint64_t seed = 0x7a4ed000ull + n + nrows + nchunk + nouter + i;
+        const int whole_lanes = (int)(t->b.shape[1] / 4);
+        const int lanes = t->tall == TALL_YES ? 16 : t->tall == TALL_WHOLE ? whole_lanes : 0;
         const rt__launch_config cfg =
-            run_tuned_case(&t->b, 0x7a4ed000ull + n + nrows + nchunk + nouter + i,
-                           t->tall == 1 ? 16 : 0, ANY_OF, RT__KERNEL_GENERAL, &d);
-        if (t->tall != ANY_OF)
-            expect_field(t->b.name, "tall blocks (16 x 32 at 4 outputs)", t->tall,
-                         cfg.block[0] == 16 && cfg.block[1] == 32 && cfg.output_vec_size == 4);
+            run_tuned_case(&t->b, seed, lanes, ANY_OF, RT__KERNEL_GENERAL, &d);
+        const bool tall = cfg.block[0] == 16 && cfg.block[1] == 32 && cfg.output_vec_size == 4;
+        const bool whole = cfg.block[0] == whole_lanes && cfg.block[1] == 512 / whole_lanes &&
+                           cfg.output_vec_size == 4 && cfg.grid[0] == 1;
+        expect_field(t->b.name, "tall blocks (16 x 32 at 4 outputs)", t->tall == TALL_YES, tall);
+        expect_field(t->b.name, "one tile of every output (rule 14)", t->tall == TALL_WHOLE, whole);
+        if (t->tall != TALL_WHOLE)
+            continue;
+        /* Rule 14 off: rule 10's two tiles, the second partly idle. */
+        assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__KIND_BIT(RT__KERNEL_STREAM) |
+                                                               RT__RULE_OFF_WHOLE_ROWS),
+                         RT_OK);
+        const rt__launch_config off =
+            run_tuned_case(&t->b, seed ^ 0x5a5aull, 16, ANY_OF, RT__KERNEL_GENERAL, &d);
+        expect_field(t->b.name, "rule 14 off: tall blocks", 1,
+                     off.block[1] == 32 && off.output_vec_size == 4 && off.grid[0] == 2);
+        assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__KIND_BIT(RT__KERNEL_STREAM)), RT_OK);
     }
     const size_t nwave = sizeof k_outer_wave / sizeof k_outer_wave[0];
     const bool sms132 = rt__cuda_props(g_gpu)->num_sms == 132;

@@ -180,6 +180,9 @@ typedef enum rt__kernel_kind {
 /* The STREAM kernel's dependent fold (tuned_stream.c, the config's
    stream_dependent): the grid's last block folds again. */
 #define RT__RULE_OFF_STREAM_DEPENDENT (1u << 30)
+/* TUNED rule 14 (tuned.c): rule 10's two 16-lane tiles over packed rows
+   again, where one tile of exactly the outputs' lanes replaces them. */
+#define RT__RULE_OFF_WHOLE_ROWS (1u << 31)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its

@@ -37,6 +37,8 @@
  *     blocks in one wave.
  * 13. Rule 2's split never goes past one wave for PyTorch's cap of 256
  *     values a thread.
+ * 14. Rule 10's tall blocks over packed rows whose outputs leave the
+ *     second 16-lane tile partly idle take one tile of exactly their lanes.
  */
 #include <stdint.h>
 
@@ -378,6 +380,42 @@ static bool tall_outer(const rt__iter *it, const rt__op_traits *op, const rt__de
     return true;
 }
 
+/* TUNED rule 14: rule 10's tall blocks over packed rows whose outputs do
+   not fill their 16-lane tiles (C outputs, C / OVS lanes between 17 and
+   31: two tiles, the second partly idle) take one tile of exactly C / OVS
+   lanes instead, as many warp rows as the kernel's threads allow, and
+   their own one-wave split. The rows are packed (the reduced stride is C
+   elements), so a block's threads read one contiguous run a step and no
+   lane idles. Returns false, and leaves c alone, where the rule does not
+   apply or the new split is capped. (Measurement: bench/NOTES.md v1.48.) */
+static bool whole_row_tile(const rt__iter *it, const rt__op_traits *op,
+                           const rt__device_props *dev, unsigned kinds_off,
+                           rt__launch_config *c) {
+    const int ovs = c->output_vec_size;
+    const int64_t elem = op->input_size, cols = it->num_outputs;
+    if (it->ndim != 2 || it->num_reduce_dims != 1 || c->block[0] != OUTER_TILE_LANES ||
+        c->input_mult[0] != 0 || c->input_mult[1] == 0 || c->vectorize_input ||
+        it->strides[RT__ITER_IN][1] != elem || it->strides[RT__ITER_IN][0] != cols * elem ||
+        cols % ovs != 0)
+        return false;
+    const int64_t lanes = cols / ovs;
+    if (lanes <= OUTER_TILE_LANES || lanes > dev->warp_size || lanes % OUTER_TILE_LANES == 0)
+        return false;
+    rt__launch_config t = *c;
+    t.block[0] = (int)lanes;
+    t.block[1] = (int)(rt__config_kernel_threads(op, ovs) / lanes);
+    t.num_threads = t.block[0] * t.block[1];
+    t.max_threads = t.num_threads;
+    t.step_output = (int)lanes;
+    t.step_input = t.block[1];
+    t.input_mult[2] = 0;
+    t.ctas_per_output = 1;
+    if (retune_global_split(it, op, dev, kinds_off, &t))
+        return false;
+    *c = t;
+    return true;
+}
+
 /* TUNED rule 12: an outer reduction of a sum-like op in PyTorch's tiles
    (32 lanes x 4 outputs, 4 warp rows) that rule 2 splits over more than
    OUTER_TALL_SPLIT_MIN blocks a tile, a wave of 128-thread blocks, takes
@@ -530,8 +568,12 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
     bool capped = retune_global_split(it, op, dev, kinds_off, cfg);
     /* 10. Tall outer blocks (above), before rule 8's narrower ones. */
     if (capped && !(kinds_off & RT__RULE_OFF_OUTER_TALL) &&
-        tall_outer(it, op, dev, kinds_off, cfg))
+        tall_outer(it, op, dev, kinds_off, cfg)) {
         capped = false;
+        /* 14. One tile of every output where rule 10's leave lanes idle. */
+        if (!(kinds_off & RT__RULE_OFF_WHOLE_ROWS))
+            whole_row_tile(it, op, dev, kinds_off, cfg);
+    }
     /* 8. Lanes that own outputs, with the split held under a wave by the
        last block's fold (few outputs, long reductions): half the outputs
        a thread give twice the block rows, which fold twice the partials

@@ -232,8 +232,13 @@ rt_status rt__cuda_check_config(const rt__iter *it, const rt__op_traits *op,
     RT_RETURN_IF((int64_t)bx * by > rt__config_kernel_threads(op, ovs), RT_ERR_INTERNAL);
     RT_RETURN_IF(c->grid[0] < 1 || c->grid[1] < 1 || c->grid[1] > 65535 || c->grid[2] != 1,
                  RT_ERR_INTERNAL);
-    /* block_x_reduce shuffles a row's first 32 lanes within one warp. */
-    RT_RETURN_IF(!(bx <= 32 ? is_pow2(bx) : bx % 32 == 0), RT_ERR_INTERNAL);
+    /* block_x_reduce shuffles a row's first 32 lanes within one warp. Lanes
+       that own outputs (TUNED rule 14's tiles of exactly the outputs'
+       lanes) may be any count up to a warp. */
+    if (rt__config_block_x_reduce(c))
+        RT_RETURN_IF(!(bx <= 32 ? is_pow2(bx) : bx % 32 == 0), RT_ERR_INTERNAL);
+    else
+        RT_RETURN_IF(bx > 32 && !is_pow2(bx) && bx % 32 != 0, RT_ERR_INTERNAL);
     RT_RETURN_IF(c->step_input < 1 || c->step_output < 1, RT_ERR_INTERNAL);
     /* Every thread index must map into the iteration (the kernel guards
        the ends, not the coverage): the output tiles must cover all outputs. */
