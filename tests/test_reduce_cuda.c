@@ -1379,8 +1379,10 @@ static void test_tuned_paths(void **state) {
         const rt__launch_config cfg =
             run_tuned_case(&t->b, seed, lanes, ANY_OF, RT__KERNEL_GENERAL, &d);
         const bool tall = cfg.block[0] == 16 && cfg.block[1] == 32 && cfg.output_vec_size == 4;
-        const bool whole = cfg.block[0] == whole_lanes && cfg.block[1] == 512 / whole_lanes &&
-                           cfg.output_vec_size == 4 && cfg.grid[0] == 1;
+        /* Rule 14's tiles: lanes that no 16-lane tile count divides. */
+        const bool whole = whole_lanes % 16 != 0 && cfg.block[0] == whole_lanes &&
+                           cfg.block[1] == 512 / whole_lanes && cfg.output_vec_size == 4 &&
+                           cfg.grid[0] == 1;
         expect_field(t->b.name, "tall blocks (16 x 32 at 4 outputs)", t->tall == TALL_YES, tall);
         expect_field(t->b.name, "one tile of every output (rule 14)", t->tall == TALL_WHOLE, whole);
         if (t->tall != TALL_WHOLE)
