@@ -386,8 +386,18 @@ static bool tall_outer(const rt__iter *it, const rt__op_traits *op, const rt__de
    lanes instead, as many warp rows as the kernel's threads allow, and
    their own one-wave split. The rows are packed (the reduced stride is C
    elements), so a block's threads read one contiguous run a step and no
-   lane idles. Returns false, and leaves c alone, where the rule does not
-   apply or the new split is capped. (Measurement: bench/NOTES.md v1.48.) */
+   lane idles. H200, f32 sum of [671088,100] over dim 0 (rule 10: 2 x 132
+   blocks of 16 x 32, the second tile 9 lanes of 16: 6.7 MB in flight a
+   wave; rule 14: 264 blocks of 25 x 20, 8.4 MB), rt_bench against
+   --kinds-off whole-rows in alternating processes, three passes, medians
+   of 100 (bench/NOTES.md v1.48, run 2):
+     rule 10  69.74-70.24 us (89.9-90.2% of the read ceiling)
+     rule 14  68.40-68.54 us (91.9-92.0%); eager 128.4
+   (predicted 66-67, the 95-96% that [4096,32768] d0 reads at 8.4 MB in
+   flight: 40% of it came). Unmeasured: 17-24 and 26-31 lanes (the GPU
+   tests' 68, 96 and 124 columns check them against the reference).
+   Returns false, and leaves c alone, where the rule does not apply or the
+   new split is capped. */
 static bool whole_row_tile(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, unsigned kinds_off,
                            rt__launch_config *c) {

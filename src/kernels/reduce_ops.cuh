@@ -62,13 +62,13 @@ template <typename S, bool IsProd> struct SumProdOp {
     /* 4-byte states: 8 loads in flight a step of the strided 1-d path at
        one output a thread (reduce_body.cuh StridedLoads), into the 4
        states; 32 registers, no spill (f16, bf16, f32; sum and prod;
-       -Xptxas -v, sm_90). H200, bench/NOTES.md v1.47, rt_bench and
-       compare_torch of runs 1-3 (4 loads) against run 4 (8): f32 sum
-       [671088,100] over dim 0 69.8-70.5 -> 69.5-70.0 us (91.6-92.0% of
-       the read ceiling); every other case of the suite within its
-       run-to-run spread.
-       (Predicted -3 us for the first, as argmax's columns gained: its
-       limit is elsewhere.) 8-byte states keep vt0. */
+       -Xptxas -v, sm_90). Unmeasured: no case of the suite sums on that
+       path on an H200. (bench/NOTES.md v1.47 credited it with f32
+       [671088,100] over dim 0, 69.8-70.5 -> 69.5-70.0 us; that case runs
+       at 4 outputs a thread, TUNED rules 10 and 14, where this count
+       does not reach: the move was run-to-run spread, v1.48.) Argmax's
+       columns gained from the same change of ArgOp. 8-byte states keep
+       vt0. */
     static constexpr int strided_loads = sizeof(acc_t) == 4 ? 8 : vt0;
     /* rt_reduce_default_dtype: int64 for integer and bool inputs. */
     using usual_out_t = typename std::conditional<std::is_integral<S>::value, int64_t, S>::type;
