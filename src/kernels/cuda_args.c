@@ -238,7 +238,7 @@ rt_status rt__cuda_check_config(const rt__iter *it, const rt__op_traits *op,
     if (rt__config_block_x_reduce(c))
         RT_RETURN_IF(!(bx <= 32 ? is_pow2(bx) : bx % 32 == 0), RT_ERR_INTERNAL);
     else
-        RT_RETURN_IF(bx > 32 && !is_pow2(bx) && bx % 32 != 0, RT_ERR_INTERNAL);
+        RT_RETURN_IF(bx > 32 && bx % 32 != 0, RT_ERR_INTERNAL);
     RT_RETURN_IF(c->step_input < 1 || c->step_output < 1, RT_ERR_INTERNAL);
     /* Every thread index must map into the iteration (the kernel guards
        the ends, not the coverage): the output tiles must cover all outputs. */
