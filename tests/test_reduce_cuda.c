@@ -1894,6 +1894,15 @@ static void test_minmax_nan_inf(void **state) {
     print_message("min/max NaN / inf cases: %d\n", n);
 }
 
+/* Every test starts with every kernel kind and rule on: a test that fails
+   between setting a mask and clearing it (cmocka leaves it at the failed
+   assertion) does not hand its mask to the tests after it (device run 2
+   of bench/NOTES.md v1.48: test_stream failed on test_tuned_paths' mask). */
+static int fresh_kinds(void **state) {
+    (void)state;
+    return rt__context_set_kinds_off(g_gpu, 0) == RT_OK ? 0 : -1;
+}
+
 int main(void) {
     /* Before anything else: no GPU, nothing to test here. */
     const int opened = open_gpu_context(&g_gpu);
@@ -1904,19 +1913,19 @@ int main(void) {
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_branches),
-        cmocka_unit_test(test_tuned_paths),
-        cmocka_unit_test(test_walks),
-        cmocka_unit_test(test_cols),
-        cmocka_unit_test(test_tiny),
-        cmocka_unit_test(test_stream),
-        cmocka_unit_test(test_arg_ties_and_nan),
-        cmocka_unit_test(test_arg_keyed),
-        cmocka_unit_test(test_minmax_nan_inf),
-        cmocka_unit_test(test_rows),
-        cmocka_unit_test(test_rows_exact),
-        cmocka_unit_test(test_rows_ties_and_nan),
-        cmocka_unit_test(test_random_cases),
+        cmocka_unit_test_setup(test_branches, fresh_kinds),
+        cmocka_unit_test_setup(test_tuned_paths, fresh_kinds),
+        cmocka_unit_test_setup(test_walks, fresh_kinds),
+        cmocka_unit_test_setup(test_cols, fresh_kinds),
+        cmocka_unit_test_setup(test_tiny, fresh_kinds),
+        cmocka_unit_test_setup(test_stream, fresh_kinds),
+        cmocka_unit_test_setup(test_arg_ties_and_nan, fresh_kinds),
+        cmocka_unit_test_setup(test_arg_keyed, fresh_kinds),
+        cmocka_unit_test_setup(test_minmax_nan_inf, fresh_kinds),
+        cmocka_unit_test_setup(test_rows, fresh_kinds),
+        cmocka_unit_test_setup(test_rows_exact, fresh_kinds),
+        cmocka_unit_test_setup(test_rows_ties_and_nan, fresh_kinds),
+        cmocka_unit_test_setup(test_random_cases, fresh_kinds),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     rt_context_destroy(g_gpu);
