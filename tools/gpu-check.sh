@@ -86,7 +86,8 @@ if [ ! -e /usr/include/cmocka.h ] && [ ! -e /usr/local/include/cmocka.h ]; then
 fi
 BUILD_OK=FAIL
 if run_for 300 "$OUT/build.log" cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-        -DCMAKE_CUDA_ARCHITECTURES="$CAP" -DRT_ENABLE_CUDA=ON "${CMOCKA_FLAGS[@]}" &&
+        -DCMAKE_CUDA_ARCHITECTURES="$CAP" -DRT_ENABLE_CUDA=ON -DRT_BUILD_PROBES=ON \
+        "${CMOCKA_FLAGS[@]}" &&
     run_for 420 "$OUT/build.log" cmake --build "$BUILD" -j"$(nproc)"; then
     BUILD_OK=OK
 else
