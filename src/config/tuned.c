@@ -353,22 +353,20 @@ enum {
     OUTER_TALL_THREADS = 512
 };
 
-static bool tall_outer(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
-                       unsigned kinds_off, rt__launch_config *c) {
-    const int ovs = c->output_vec_size;
-    if (op->row_lanes <= dev->warp_size || c->vectorize_input || c->input_mult[0] != 0 ||
-        c->input_mult[1] == 0 || rt__config_kernel_threads(op, ovs) < OUTER_TALL_THREADS ||
-        (int64_t)OUTER_TILE_LANES * ovs * op->input_size < OUTER_SEGMENT_BYTES ||
-        it->num_outputs / ovs < OUTER_TILE_LANES)
-        return false;
+/* Tall outer blocks of `lanes` lanes (each owning OVS outputs) x
+   OUTER_TALL_THREADS / lanes warp rows, warp rows splitting the reduced
+   index, and rule 2's one-wave split for them (retune_global_split).
+   Returns false, and leaves c alone, where that split is capped. */
+static bool tall_tiles(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
+                       unsigned kinds_off, int lanes, rt__launch_config *c) {
     rt__launch_config t = *c;
-    t.block[0] = OUTER_TILE_LANES;
-    t.block[1] = OUTER_TALL_THREADS / OUTER_TILE_LANES;
-    t.num_threads = OUTER_TALL_THREADS;
-    t.max_threads = OUTER_TALL_THREADS;
+    t.block[0] = lanes;
+    t.block[1] = OUTER_TALL_THREADS / lanes;
+    t.num_threads = t.block[0] * t.block[1];
+    t.max_threads = t.num_threads;
     t.output_mult[0] = 1; /* lanes own outputs, warp rows split the input */
     t.output_mult[1] = 0;
-    t.step_output = OUTER_TILE_LANES;
+    t.step_output = lanes;
     t.input_mult[1] = 1;
     t.input_mult[2] = 0;
     t.step_input = t.block[1];
@@ -380,10 +378,23 @@ static bool tall_outer(const rt__iter *it, const rt__op_traits *op, const rt__de
     return true;
 }
 
+/* Rule 10 where it applies (its measurement above OUTER_TALL_THREADS):
+   tall_tiles of 16 lanes. */
+static bool tall_outer(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
+                       unsigned kinds_off, rt__launch_config *c) {
+    const int ovs = c->output_vec_size;
+    if (op->row_lanes <= dev->warp_size || c->vectorize_input || c->input_mult[0] != 0 ||
+        c->input_mult[1] == 0 || rt__config_kernel_threads(op, ovs) < OUTER_TALL_THREADS ||
+        (int64_t)OUTER_TILE_LANES * ovs * op->input_size < OUTER_SEGMENT_BYTES ||
+        it->num_outputs / ovs < OUTER_TILE_LANES)
+        return false;
+    return tall_tiles(it, op, dev, kinds_off, OUTER_TILE_LANES, c);
+}
+
 /* TUNED rule 14: rule 10's tall blocks over packed rows whose outputs do
    not fill their 16-lane tiles (C outputs, C / OVS lanes between 17 and
    31: two tiles, the second partly idle) take one tile of exactly C / OVS
-   lanes instead, as many warp rows as the kernel's threads allow, and
+   lanes instead, OUTER_TALL_THREADS / lanes warp rows (tall_tiles), and
    their own one-wave split. The rows are packed (the reduced stride is C
    elements), so a block's threads read one contiguous run a step and no
    lane idles. H200, f32 sum of [671088,100] over dim 0 (rule 10: 2 x 132
@@ -396,34 +407,19 @@ static bool tall_outer(const rt__iter *it, const rt__op_traits *op, const rt__de
    (predicted 66-67, the 95-96% that [4096,32768] d0 reads at 8.4 MB in
    flight: 40% of it came). Unmeasured: 17-24 and 26-31 lanes (the GPU
    tests' 68, 96 and 124 columns check them against the reference).
-   Returns false, and leaves c alone, where the rule does not apply or the
-   new split is capped. */
+   c is rule 10's plan; returns false, and leaves it alone, where the rule
+   does not apply or the new split is capped. */
 static bool whole_row_tile(const rt__iter *it, const rt__op_traits *op,
                            const rt__device_props *dev, unsigned kinds_off,
                            rt__launch_config *c) {
-    const int ovs = c->output_vec_size;
     const int64_t elem = op->input_size, cols = it->num_outputs;
-    if (it->ndim != 2 || it->num_reduce_dims != 1 || c->block[0] != OUTER_TILE_LANES ||
-        c->input_mult[0] != 0 || c->input_mult[1] == 0 || c->vectorize_input ||
-        it->strides[RT__ITER_IN][1] != elem || it->strides[RT__ITER_IN][0] != cols * elem ||
-        cols % ovs != 0)
+    if (it->ndim != 2 || it->num_reduce_dims != 1 || it->strides[RT__ITER_IN][1] != elem ||
+        it->strides[RT__ITER_IN][0] != cols * elem)
         return false;
-    const int64_t lanes = cols / ovs;
+    const int64_t lanes = cols / c->output_vec_size; /* OVS divides the outputs */
     if (lanes <= OUTER_TILE_LANES || lanes > dev->warp_size || lanes % OUTER_TILE_LANES == 0)
         return false;
-    rt__launch_config t = *c;
-    t.block[0] = (int)lanes;
-    t.block[1] = (int)(rt__config_kernel_threads(op, ovs) / lanes);
-    t.num_threads = t.block[0] * t.block[1];
-    t.max_threads = t.num_threads;
-    t.step_output = (int)lanes;
-    t.step_input = t.block[1];
-    t.input_mult[2] = 0;
-    t.ctas_per_output = 1;
-    if (retune_global_split(it, op, dev, kinds_off, &t))
-        return false;
-    *c = t;
-    return true;
+    return tall_tiles(it, op, dev, kinds_off, (int)lanes, c);
 }
 
 /* TUNED rule 12: an outer reduction of a sum-like op in PyTorch's tiles
