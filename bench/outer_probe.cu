@@ -4,7 +4,7 @@
 // [32,256,64,256] over dims 0 and 2 with one-shot grids of column tiles by
 // row chunks, in one process, and prints us per scheme.
 //
-//   outer_probe [--reps N] [--sweep] [--wide]
+//   outer_probe [--reps N] [--sweep] [--wide] [--d02 [--once]]
 //
 // A block is BX lanes x BY rows of threads; a lane reads 16 bytes (4
 // columns) of a row, so a block tile is 4 BX columns wide. A block sums a
@@ -21,7 +21,10 @@
 // bands of 1-4 KiB of every row (64-256 lanes a block row), the rows split
 // in chunks so that about 256 blocks (a wave of 512-thread blocks on 132
 // SMs) read at once, against the narrow tiles, three passes in rotating
-// order. Each result is checked against a one-thread-a-column reference.
+// order. --d02 instead (v1.49): d02 alone, in Inductor's 16 x 8 tile as a
+// ring and in batches (nc and Triton's evict-first loads) and the library's
+// 32 x 16; --once launches each arm once, untimed (for Nsight Compute).
+// Each result is checked against a one-thread-a-column reference.
 namespace {
 const char *const kProbeName = "outer_probe";
 }
@@ -146,6 +149,7 @@ struct Ctx {
     float4 *out;
     std::vector<float> ref;
     int reps;
+    bool once;
 };
 
 template <int BX, int BY, int U, bool ROWS_FAST, int HINT = NC, bool RING = false>
@@ -167,7 +171,7 @@ void run(Ctx &c, int rows_per_chunk) {
     double worst = 0;
     for (long i = 0; i < c.s.cols; ++i)
         worst = std::max(worst, (double)fabsf(got[i] - c.ref[i]) / fabsf(c.ref[i]));
-    float us = probe_median_us(c.reps, launch);
+    float us = c.once ? 0.0f : probe_median_us(c.reps, launch);
     static const char *const hints[] = {"nc",    "nc.256",      "ld",       "cs",
                                         "evict_first", "evict_last", "L1.ef", "L1.no_alloc",
                                         "triton_ef"};
@@ -192,6 +196,8 @@ int main(int argc, char **argv) {
     int reps = probe_reps(argc, argv);
     const bool sweep_all = probe_flag(argc, argv, "--sweep");
     const bool wide = probe_flag(argc, argv, "--wide");
+    const bool d02 = probe_flag(argc, argv, "--d02");
+    const bool once = probe_flag(argc, argv, "--once");
     probe_device();
     const size_t n = (size_t)1 << 27; // 512 MiB of f32
     float *src;
@@ -207,9 +213,11 @@ int main(int argc, char **argv) {
 
     float *partials = (float *)staging;
     const size_t n4 = n / 4;
-    float full = probe_median_us(reps, [&](int) {
+    float full = 0.0f;
+    if (once)
         probe_full_read((const float4 *)src, n4, partials);
-    });
+    else
+        full = probe_median_us(reps, [&](int) { probe_full_read((const float4 *)src, n4, partials); });
     printf("full one-shot 512x4: %.2f us, %.1f GB/s\n", full, n * 4.0 / full * 1e-3);
 
     const Shape shapes[] = {
@@ -217,13 +225,25 @@ int main(int argc, char **argv) {
         {"[32,256,64,256] d02", 2048, 65536, 6, 256L * 64 * 256, 256, 256, 64L * 256},
     };
     for (const Shape &s : shapes) {
-        Ctx c{src, s, staging, counts, out, std::vector<float>(s.cols), reps};
+        if (d02 && s.r2_log2 != 6)
+            continue;
+        Ctx c{src, s, staging, counts, out, std::vector<float>(s.cols), reps, once};
         float *ref;
         PROBE_CHECK(cudaMalloc(&ref, s.cols * sizeof(float)));
         outer_reference<<<(unsigned)((s.cols + 255) / 256), 256>>>(src, s, ref);
         PROBE_CHECK(cudaMemcpy(c.ref.data(), ref, s.cols * sizeof(float), cudaMemcpyDeviceToHost));
         PROBE_CHECK(cudaFree(ref));
         const int all = (int)s.rows;
+        if (d02) {
+            for (int pass = 0; pass < (once ? 1 : 3); ++pass) {
+                run<16, 8, 4, false, NC, true>(c, all);
+                run<16, 8, 4, false, NC, false>(c, all);
+                run<16, 8, 4, false, TRITON_EF, true>(c, all);
+                run<32, 16, 4, false, NC, true>(c, all);
+                run<32, 16, 4, false, NC, false>(c, all);
+            }
+            continue;
+        }
         if (wide) {
             // Narrow tiles (the library's d0 32 x 16 and Inductor's 16 x
             // 32 / 16 x 8, no split) against wide bands; rows a chunk so

@@ -205,7 +205,9 @@ if [ "$BUILD_OK" = OK ] && [ -n "${NCU_FILTER:-}" ] && [ -x "$BUILD/bench/rt_ben
     if command -v ncu >/dev/null 2>&1; then
         # ncu flushes the caches before each profiled kernel (its default):
         # cold-code, cold-data GPU times. The ceilings' CUB sum comes first.
-        run_for 150 "$OUT/ncu.raw" ncu --csv --metrics gpu__time_duration.sum,sm__cycles_active.max \
+        # --clock-control none: the GPU's clocks stay as found (ncu's
+        # default locks them to base while it profiles).
+        run_for 150 "$OUT/ncu.raw" ncu --clock-control none --csv --metrics gpu__time_duration.sum,sm__cycles_active.max \
             -k "regex:${NCU_KERNELS:-tiny_kernel|reduce_kernel|rows_|SingleTile}" --launch-count 300 \
             "$BUILD/bench/rt_bench" --filter "$NCU_FILTER" --quick --reps 5 --no-check || true
         python3 - "$OUT/ncu.raw" >"$OUT/ncu.txt" <<'PY' || true
