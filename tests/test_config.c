@@ -383,6 +383,7 @@ static void assert_json_is_config(const char *members, const rt__launch_config *
     assert_int_equal(member(&doc, "input_vec_size"), c->input_vec_size);
     assert_int_equal(member(&doc, "output_vec_size"), c->output_vec_size);
     assert_int_equal(member(&doc, "vt0"), c->vt0);
+    assert_int_equal(member_bool(&doc, "pipelined"), c->pipelined);
     assert_int_equal(member(&doc, "max_threads"), c->max_threads);
     assert_int_equal(member(&doc, "shared_memory_bytes"), c->shared_memory_bytes);
     assert_int_equal(member(&doc, "staging_bytes"), c->staging_bytes);

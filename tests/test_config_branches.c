@@ -1460,6 +1460,58 @@ static void expect_whole(const rt__iter *it, rt_op op, int lanes, int ctas) {
     assert_int_equal(c.shared_memory_bytes, (int64_t)lanes * rows * 4 * 4);
 }
 
+/* TUNED rule 15: the general kernel's strided and uniform-walk loops
+   pipelined where the kernel is built with them (sums and means of
+   4-byte states at 2 and 4 outputs a thread), the rest of the plan as
+   with the rule off. */
+static void expect_pipelined(const rt__iter *it, rt_op op, rt_dtype dt, bool want) {
+    const rt__launch_config on = tall_config_for(it, op, dt, 512, 0);
+    assert_int_equal(on.pipelined, want);
+    rt__launch_config off = tall_config_for(it, op, dt, 512, RT__RULE_OFF_PIPELINED);
+    assert_false(off.pipelined);
+    off.pipelined = on.pipelined;
+    assert_memory_equal(&on, &off, sizeof on);
+}
+
+static void test_tuned_pipelined(void **state) {
+    (void)state;
+    int64_t sh[] = {4096, 32768}, st[] = {32768, 1};
+    rt__iter it = rt_test_make_iter(2, 1, sh, st, 4, 0);
+    expect_pipelined(&it, RT_OP_SUM, RT_F32, true);
+    expect_pipelined(&it, RT_OP_MEAN, RT_F32, true);
+    expect_pipelined(&it, RT_OP_PROD, RT_F32, true);
+    assert_int_equal(tall_config_for(&it, RT_OP_SUM, RT_F32, 512, 0).output_vec_size, 4);
+    rt__iter it16 = rt_test_make_iter(2, 1, sh, st, 2, 0);
+    expect_pipelined(&it16, RT_OP_SUM, RT_F16, true);
+    expect_pipelined(&it16, RT_OP_MEAN, RT_BF16, true);
+    /* Two outputs a thread: 6 columns. */
+    int64_t sh6[] = {100000, 6}, st6[] = {6, 1};
+    rt__iter it6 = rt_test_make_iter(2, 1, sh6, st6, 4, 0);
+    assert_int_equal(tall_config_for(&it6, RT_OP_SUM, RT_F32, 512, 0).output_vec_size, 2);
+    expect_pipelined(&it6, RT_OP_SUM, RT_F32, true);
+    /* d02's walk: [32,256,64,256] over (0, 2), reduced dims first. */
+    int64_t shw[] = {64, 32, 256, 256}, stw[] = {256, 4194304, 1, 16384};
+    rt__iter walk = rt_test_make_iter(4, 2, shw, stw, 4, 0);
+    expect_pipelined(&walk, RT_OP_SUM, RT_F32, true);
+    /* Not: 8-byte states, other ops, one output a thread, the vector
+       path, COMPAT. */
+    rt__iter it64 = rt_test_make_iter(2, 1, sh, st, 8, 0);
+    expect_pipelined(&it64, RT_OP_SUM, RT_F64, false);
+    expect_pipelined(&it, RT_OP_SUM, RT_I32, false);
+    expect_pipelined(&it, RT_OP_MAX, RT_F32, false);
+    expect_pipelined(&it, RT_OP_VAR, RT_F32, false);
+    int64_t sh1[] = {100000, 1023}, st1[] = {1023, 1};
+    rt__iter odd = rt_test_make_iter(2, 1, sh1, st1, 4, 0);
+    assert_int_equal(tall_config_for(&odd, RT_OP_SUM, RT_F32, 512, 0).output_vec_size, 1);
+    expect_pipelined(&odd, RT_OP_SUM, RT_F32, false);
+    int64_t shr[] = {1024, 64}, str[] = {1, 1024};
+    rt__iter rows = rt_test_make_iter(2, 1, shr, str, 4, 0);
+    const rt__launch_config r = config_for(&rows, RT_OP_SUM, RT_F32, RT_POLICY_TUNED);
+    assert_true(r.vectorize_input);
+    assert_false(r.pipelined);
+    assert_false(compat_for(&it, RT_OP_SUM, RT_F32).pipelined);
+}
+
 static void test_tuned_whole_rows(void **state) {
     (void)state;
     int64_t st100[] = {100, 1};
@@ -2269,6 +2321,7 @@ int main(void) {
         cmocka_unit_test(test_tuned_outer_tiles),
         cmocka_unit_test(test_tuned_outer_tall),
         cmocka_unit_test(test_tuned_whole_rows),
+        cmocka_unit_test(test_tuned_pipelined),
         cmocka_unit_test(test_tuned_outer_tall_split),
         cmocka_unit_test(test_tuned_uncapped_split),
         cmocka_unit_test(test_tuned_outer_wave),

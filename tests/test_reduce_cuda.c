@@ -1414,6 +1414,97 @@ static void test_tuned_paths(void **state) {
                   n + nrows + nchunk + nouter + ntall + nwave);
 }
 
+/* ---- TUNED rule 15: pipelined loops ---------------------------------------------- */
+
+/* The general kernel's strided (one reduced dim) and uniform-walk loops
+   with batch b + 1's loads issued before batch b folds (reduce_body.cuh
+   pipeline_batches): f32, f16 and bf16 sums and means at 4 and 2
+   outputs a thread, over row counts that leave a thread 0 to many whole
+   batches, odd and even, and a tail (1-d columns: 3 to 5003 rows; OVS 2:
+   6 and 258 columns; walks: d02-like [a,16,b,256] over (0, 2) with 2 to
+   37 x 64 rows; a slice). Each against the reference (check_tuned_case),
+   then with the rule off: unpipelined, and the same bits, for the folds
+   run in the same order either way. pipelined: what TUNED's config must
+   say. */
+typedef struct pipe_case {
+    branch_case b;
+    int pipelined;
+} pipe_case;
+
+static const pipe_case k_pipelined[] = {
+    {{"pipelined: f32 sum, 3 rows", RT_OP_SUM, RT_F32, RT_F32, 2, {3, 4096}, 1, {0}, 0, false, 0,
+      ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"pipelined: f32 sum, 71 rows", RT_OP_SUM, RT_F32, RT_F32, 2, {71, 4096}, 1, {0}, 0, false, 0,
+      ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"pipelined: f32 mean, 257 rows", RT_OP_MEAN, RT_F32, RT_F32, 2, {257, 2048}, 1, {0}, 0, false,
+      0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"pipelined: f32 sum, 1000 rows", RT_OP_SUM, RT_F32, RT_F32, 2, {1000, 1024}, 1, {0}, 0, false,
+      0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"pipelined: f32 sum, 5003 rows, 100 columns", RT_OP_SUM, RT_F32, RT_F32, 2, {5003, 100}, 1, {0},
+      0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"pipelined: f32 sum, 40000 rows, 8 columns", RT_OP_SUM, RT_F32, RT_F32, 2, {40000, 8}, 1, {0},
+      0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"pipelined: f32 sum, 2 outputs a thread", RT_OP_SUM, RT_F32, RT_F32, 2, {1001, 6}, 1, {0}, 0,
+      false, 0, ANY_OF, 2, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"pipelined: f16 sum, 2 outputs a thread", RT_OP_SUM, RT_F16, RT_F32, 2, {4097, 258}, 1, {0}, 0,
+      false, 0, ANY_OF, 2, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"pipelined: f16 sum, 333 rows", RT_OP_SUM, RT_F16, RT_F16, 2, {333, 4096}, 1, {0}, 0, false, 0,
+      ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"pipelined: bf16 mean, 2000 rows", RT_OP_MEAN, RT_BF16, RT_BF16, 2, {2000, 512}, 1, {0}, 0,
+      false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"pipelined: f32 sum, walk of 2 x 64 rows", RT_OP_SUM, RT_F32, RT_F32, 4, {2, 16, 64, 256}, 2,
+      {0, 2}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"pipelined: f32 sum, walk of 5 x 64 rows", RT_OP_SUM, RT_F32, RT_F32, 4, {5, 16, 64, 256}, 2,
+      {0, 2}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"pipelined: f32 mean, walk of 37 x 64 rows", RT_OP_MEAN, RT_F32, RT_F32, 4, {37, 16, 64, 256}, 2,
+      {0, 2}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"pipelined: bf16 sum, walk of 9 x 32 rows", RT_OP_SUM, RT_BF16, RT_F32, 4, {9, 32, 32, 512}, 2,
+      {0, 2}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"pipelined: f32 sum, misaligned by a vector", RT_OP_SUM, RT_F32, RT_F32, 2, {999, 1024}, 1, {0},
+      4, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    /* Not pipelined: 8-byte states (the kernel is not built so), one
+       output a thread (a misaligned start), the vector path, max. */
+    {{"not pipelined: f64 sum", RT_OP_SUM, RT_F64, RT_F64, 2, {1000, 1024}, 1, {0}, 0, false, 0,
+      ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
+    {{"not pipelined: i32 sum", RT_OP_SUM, RT_I32, RT_I64, 2, {1000, 1024}, 1, {0}, 0, false, 0,
+      ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
+    {{"not pipelined: one output a thread", RT_OP_SUM, RT_F32, RT_F32, 2, {1000, 1023}, 1, {0}, 0,
+      false, 0, ANY_OF, 1, ANY_OF, ANY_OF, ANY_OF}, 0},
+    {{"not pipelined: f32 max", RT_OP_MAX, RT_F32, RT_F32, 2, {1000, 1024}, 1, {0}, 0, false, 0,
+      ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
+};
+
+static void test_tuned_pipelined(void **state) {
+    (void)state;
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    const size_t n = sizeof k_pipelined / sizeof k_pipelined[0];
+    for (size_t i = 0; i < n; i++) {
+        const pipe_case *t = &k_pipelined[i];
+        rt_case c;
+        make_branch_case(&c, &t->b, 0x919e1000ull + i);
+        assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
+        unsigned char *on = check_tuned_case(&t->b, &c, 0, ANY_OF, RT__KERNEL_GENERAL, &d);
+        expect_field(t->b.name, "pipelined", t->pipelined,
+                     case_config(g_gpu, &c, &d, RT_POLICY_TUNED).pipelined);
+        assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__RULE_OFF_PIPELINED), RT_OK);
+        expect_field(t->b.name, "rule 15 off: pipelined", 0,
+                     case_config(g_gpu, &c, &d, RT_POLICY_TUNED).pipelined);
+        case_ref ref;
+        memset(&ref, 0, sizeof ref);
+        rt_status s = dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL);
+        check_case_gpu_ref(&c, &ref, s, t->b.name);
+        case_ref_free(&ref);
+        if (memcmp(on, c.out_buf.base, c.out_buf.bytes) != 0)
+            fail_msg("%s: pipelined and unpipelined loops differ in bits", t->b.name);
+        free(on);
+        rt_case_free(&c);
+    }
+    assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
+    dev_case_free(&d);
+    print_message("pipelined cases: %zu, each on and off\n", n);
+}
+
 /* ---- the ROWS column kernel (TUNED, H100-class) ---------------------------------- */
 
 /* var/std of f32 over one strided dim whose outputs are contiguous
@@ -1915,6 +2006,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_branches, fresh_kinds),
         cmocka_unit_test_setup(test_tuned_paths, fresh_kinds),
+        cmocka_unit_test_setup(test_tuned_pipelined, fresh_kinds),
         cmocka_unit_test_setup(test_walks, fresh_kinds),
         cmocka_unit_test_setup(test_cols, fresh_kinds),
         cmocka_unit_test_setup(test_tiny, fresh_kinds),

@@ -88,6 +88,11 @@ typedef struct rt__op_traits {
        wave fold it through slots (rt__launch_config stream_slots). TUNED
        and the launch check read it. */
     bool slot_state;
+    /* Sums, products and means of 4-byte states (f32, f16, bf16): the
+       general kernel at 2 and 4 outputs a thread is built with pipelined
+       strided and uniform-walk loops (reduce_ops.cuh SumProdOp::pipelined),
+       which TUNED turns on (rule 15). */
+    bool pipelined;
     /* Registers per thread of the general kernel built for output_vec_size
        1, 2 and 4 on the device at hand (the CUDA backend fills them in);
        0: unknown, and TUNED then assumes a full SM of threads. */
@@ -183,6 +188,10 @@ typedef enum rt__kernel_kind {
 /* TUNED rule 14 (tuned.c): rule 10's two 16-lane tiles over packed rows
    again, where one tile of exactly the outputs' lanes replaces them. */
 #define RT__RULE_OFF_WHOLE_ROWS (1u << 31)
+/* TUNED rule 15 (tuned.c): the general kernel's pipelined loops. The rule
+   bits above the kinds are spent; from here they go down from bit 15,
+   which leaves bits 4 up to the lowest rule bit to new kernel kinds. */
+#define RT__RULE_OFF_PIPELINED (1u << 15)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its
@@ -284,6 +293,10 @@ typedef struct rt__launch_config {
        other input strides are multiples of it, so each load of
        output_vec_size elements is aligned. */
     int output_vec_size;
+    /* The general kernel's strided and walk loops issue a batch's loads
+       before they fold the batch before it (reduce_body.cuh
+       pipeline_batches): TUNED, where the vector path does not read. */
+    bool pipelined;
     int vt0;               /* independent accumulators (unroll) per thread */
     int max_threads;       /* 512 / output_vec_size: the kernel's template bound */
     /* Dynamic shared memory per block (PyTorch's shared_memory_size):

@@ -75,6 +75,7 @@ int rt__config_to_json(const rt__launch_config *c, char *buf, size_t size) {
     emit(&o, ",\"input_chunked\":%s", json_bool(c->input_chunked));
     emit(&o, ",\"vectorize_input\":%s,\"input_vec_size\":%d,\"output_vec_size\":%d,\"vt0\":%d",
          json_bool(c->vectorize_input), c->input_vec_size, c->output_vec_size, c->vt0);
+    emit(&o, ",\"pipelined\":%s", json_bool(c->pipelined));
     emit(&o, ",\"max_threads\":%d,\"shared_memory_bytes\":%d", c->max_threads,
          c->shared_memory_bytes);
     emit(&o, ",\"staging_bytes\":%" PRId64 ",\"semaphore_count\":%" PRId64, c->staging_bytes,

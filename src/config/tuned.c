@@ -624,6 +624,14 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
     drop_idle_y_split(cfg);
     /* 6. Row blocks of 128 threads. */
     reshape_row_blocks(it, op, dev, cfg);
+    /* 15. The strided and uniform-walk loops pipelined where the kernel
+       has them (op->pipelined, 2 and 4 outputs a thread; the vector path
+       keeps its batches). H200, bench/outer_probe.cu d02 (f32
+       [32,256,64,256] over (0, 2), 16 x 8 tiles, one wave): a 4-load ring
+       120.42-120.48 us against batches of 4 124.51-124.67, and the
+       library's batches 122.29-122.85 (bench/NOTES.md v1.49). */
+    cfg->pipelined = op->pipelined && !cfg->vectorize_input && cfg->output_vec_size > 1 &&
+                     !(kinds_off & RT__RULE_OFF_PIPELINED);
     rt__config_finish(it, op, cfg, dev->warp_size);
     return RT_OK;
 }

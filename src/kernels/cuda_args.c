@@ -389,6 +389,7 @@ void rt__cuda_pack_config(const rt__launch_config *c, rt__kernel_args *a) {
     a->ctas_per_output = c->ctas_per_output;
     a->input_chunked = c->input_chunked ? 1 : 0;
     a->vectorize_input = c->vectorize_input ? 1 : 0;
+    a->pipelined = c->pipelined ? 1 : 0;
     a->rows_group = c->rows_group;
     a->rows_per_block = c->rows_per_block;
     a->rows_exact = c->rows_exact ? 1 : 0;
@@ -473,7 +474,9 @@ void rt__cuda_pack_walk(const rt__iter *it, const rt__launch_config *c, int inpu
     a->walk_count = 0;
     a->walk_period = 0;
     memset(a->walk_lin, 0, sizeof a->walk_lin);
-    rt__divmod_init(&a->step_div, 0); /* set below only where a walk runs */
+    /* Set below where a walk runs, and here for the pipelined strided
+       path's count of batches. */
+    rt__divmod_init(&a->step_div, c->pipelined ? (uint32_t)c->step_input : 0);
     if (c->kernel != RT__KERNEL_GENERAL || R < 2 || input_vec < 1)
         return;
     /* A unit of dim k = R - 2 (inner elements) and of the slowest dim

@@ -178,6 +178,11 @@ typedef struct rt__kernel_args {
        walk's digit 0, wraps at most once a step into the slowest).
        rt__cuda_pack_walk (cuda_args.c). */
     int walk;
+    /* pipelined: batch b + 1's loads go out before batch b is folded on the
+       general kernel's strided and walk paths (rt__launch_config's
+       pipelined; reduce_body.cuh pipeline_batches). The strided path
+       counts its batches with step_div, set wherever this is. */
+    int pipelined;
     int32_t walk_step;    /* bytes a step adds */
     uint32_t walk_digit;  /* units a step adds to the walk's digit 0 (below its extent) */
     int32_t walk_carry;   /* bytes a wrap of that digit adds: stride R-1 - extent x stride */

@@ -62,6 +62,20 @@ template <typename Op> struct HasPackedReduce<Op, std::void_t<decltype(Op::packe
     static constexpr bool value = Op::packed;
 };
 
+/* Whether the general kernel of Op at OVS outputs a thread builds the
+   pipelined strided and uniform-walk loops (pipeline_batches; the config's
+   pipelined picks them at run time): Op::pipelined where the op has it,
+   else off. The loops' second batch of loads costs registers in every
+   launch of the kernel, so an op opts in where its registers stay within
+   its blocks' occupancy (reduce_ops.cuh says which and why). */
+template <typename Op, int OVS, typename = void> struct Pipelined {
+    static constexpr bool value = false;
+};
+template <typename Op, int OVS>
+struct Pipelined<Op, OVS, std::void_t<decltype(Op::pipelined)>> {
+    static constexpr bool value = OVS > 1 && Op::pipelined;
+};
+
 /* An index-tracking op over a keyed piece (rt__index_map, launch.h): its
    states carry keys, the logical order's row-major index over the piece's
    reduced extents, so Base's tie rule (the lower index wins) holds in the
@@ -219,6 +233,37 @@ static __device__ __forceinline__ void finish_output(const Op &op, typename Op::
         op.write(a.out + off[RT__OUT_SLOT_OUT], a.idx + off[RT__OUT_SLOT_IDX], a.out_dtype, v);
     else
         *acc = v;
+}
+
+/* nb batches of L loads each, software-pipelined: batch b + 1's loads
+   go out before batch b is folded, so a thread has 2L loads in flight at
+   the peak and L at the least, where batch by batch every load of the
+   next batch waited while the thread folded (a.pipelined). load(v) reads
+   the next batch into v, fold(v) folds it; the folds run in batch order,
+   so the result is the batches' bit for bit. Unrolled by two so that the
+   two buffers take turns without copies. */
+template <int L, typename Load, typename LoadBatch, typename FoldBatch>
+static __device__ __forceinline__ void pipeline_batches(uint32_t nb, LoadBatch load,
+                                                        FoldBatch fold) {
+    if (nb == 0)
+        return;
+    Load v[L], w[L];
+    load(v);
+    nb--;
+#pragma unroll 1
+    for (; nb >= 2; nb -= 2) {
+        load(w);
+        fold(v);
+        load(v);
+        fold(w);
+    }
+    if (nb != 0) {
+        load(w);
+        fold(v);
+        fold(w);
+    } else {
+        fold(v);
+    }
 }
 
 template <typename Op, int OVS> struct Reducer {
@@ -381,6 +426,28 @@ template <typename Op, int OVS> struct Reducer {
                                           blockIdx.y * (uint32_t)a.walk_lin[2]);
         uint32_t first = input_idx() * U; /* reduced index of p's element */
         uint32_t left = period;           /* batches before digit 0 wraps */
+        if (Pipelined<Op, OVS>::value && a.pipelined) {
+            pipeline_batches<L, Load>(
+                a.walk_count / L,
+                [&](Load(&v)[L]) {
+#pragma unroll
+                    for (int l = 0; l < L; l++) {
+                        v[l] = load_stream(reinterpret_cast<const Load *>(p));
+                        p += a.walk_step;
+                    }
+                    if (period != 0 && --left == 0) {
+                        p += a.walk_carry;
+                        left = period;
+                    }
+                },
+                [&](const Load(&v)[L]) {
+#pragma unroll
+                    for (int l = 0; l < L; l++)
+                        fold(l, v[l], first + l * step * U);
+                    first += L * step * U;
+                });
+            return;
+        }
 #pragma unroll 1
         for (uint32_t b = a.walk_count / L; b > 0; b--) {
             Load v[L];
@@ -495,7 +562,7 @@ template <typename Op, int OVS> struct Reducer {
     /* Every other layout: vt0 independent accumulators, each step loading
        OVS adjacent outputs' elements at once; calc(r) is the byte offset of
        reduced index r from the slice. */
-    template <int L, typename Calc>
+    template <int L, bool PIPE, typename Calc>
     __device__ AV strided_reduce(const char *slice, Calc calc) const {
         constexpr int VT = Op::vt0;
         /* L >= VT loads a step, load i folded into state i % VT. */
@@ -508,6 +575,29 @@ template <typename Op, int OVS> struct Reducer {
         for (int i = 0; i < VT; i++)
             acc[i] = ident_vec();
 
+        if (PIPE && Pipelined<Op, OVS>::value && a.pipelined) {
+            /* Whole batches of L below end: n loads, n / L batches. */
+            const uint32_t n = idx < end ? div_q(a.step_div, end - 1 - idx) + 1 : 0;
+            uint32_t li = idx, fi = idx; /* the next batch to load, to fold */
+            pipeline_batches<L, Load>(
+                n / L,
+                [&](Load(&v)[L]) {
+#pragma unroll
+                    for (int i = 0; i < L; i++)
+                        v[i] = load_stream(
+                            reinterpret_cast<const Load *>(slice + calc(li + i * step)));
+                    li += L * step;
+                },
+                [&](const Load(&v)[L]) {
+#pragma unroll
+                    for (int i = 0; i < L; i++)
+#pragma unroll
+                        for (int j = 0; j < OVS; j++)
+                            acc[i % VT].v[j] = op.reduce(acc[i % VT].v[j], v[i].v[j], fi + i * step);
+                    fi += L * step;
+                });
+            idx = li;
+        }
         Load v[L];
         while ((uint64_t)idx + (uint64_t)(L - 1) * step < end) {
 #pragma unroll
@@ -571,10 +661,10 @@ template <typename Op, int OVS> struct Reducer {
             const int32_t st = a.in_strides[0];
             constexpr int L = OVS == 1 ? StridedLoads<Op>::value : Op::vt0;
             if (st == (int32_t)sizeof(S))
-                return strided_reduce<L>(slice, [](uint32_t r) { return (int32_t)(r * (uint32_t)sizeof(S)); });
-            return strided_reduce<L>(slice, [st](uint32_t r) { return (int32_t)r * st; });
+                return strided_reduce<L, true>(slice, [](uint32_t r) { return (int32_t)(r * (uint32_t)sizeof(S)); });
+            return strided_reduce<L, true>(slice, [st](uint32_t r) { return (int32_t)r * st; });
         }
-        return strided_reduce<Op::vt0>(slice, [this](uint32_t r) { return input_offset(a, r); });
+        return strided_reduce<Op::vt0, false>(slice, [this](uint32_t r) { return input_offset(a, r); });
     }
 
     /* ---- block reductions -------------------------------------------------- */

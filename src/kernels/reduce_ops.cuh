@@ -70,6 +70,13 @@ template <typename S, bool IsProd> struct SumProdOp {
        columns gained from the same change of ArgOp. 8-byte states keep
        vt0. */
     static constexpr int strided_loads = sizeof(acc_t) == 4 ? 8 : vt0;
+    /* 4-byte states: the general kernel's strided and uniform-walk loops
+       at 2 and 4 outputs a thread come pipelined too (reduce_body.cuh
+       Pipelined; TUNED rule 15 turns them on): f32 56 -> 64 registers at
+       4 outputs, still 2 blocks of 512 a SM; f16 55 -> 57, bf16 55 -> 63;
+       no spill (-Xptxas -v, sm_90). 8-byte states went 112 -> 164 (f64,
+       int64 at 4 outputs): not built. */
+    static constexpr bool pipelined = sizeof(acc_t) == 4;
     /* rt_reduce_default_dtype: int64 for integer and bool inputs. */
     using usual_out_t = typename std::conditional<std::is_integral<S>::value, int64_t, S>::type;
     bool mean;
