@@ -1492,7 +1492,8 @@ static void test_tuned_pipelined(void **state) {
     /* d02's walk: [32,256,64,256] over (0, 2), reduced dims first. */
     int64_t shw[] = {64, 32, 256, 256}, stw[] = {256, 4194304, 1, 16384};
     rt__iter walk = rt_test_make_iter(4, 2, shw, stw, 4, 0);
-    expect_pipelined(&walk, RT_OP_SUM, RT_F32, true);
+    assert_true(tall_config_for(&walk, RT_OP_SUM, RT_F32, 512, 0).pipelined);
+    assert_false(tall_config_for(&walk, RT_OP_SUM, RT_F32, 512, RT__RULE_OFF_PIPELINED).pipelined);
     /* Not: 8-byte states, other ops, one output a thread, the vector
        path, COMPAT. */
     rt__iter it64 = rt_test_make_iter(2, 1, sh, st, 8, 0);
@@ -1563,8 +1564,8 @@ static void test_tuned_whole_rows(void **state) {
    lanes x 16 warp rows, the last 7/8 to all full, takes those tiles with
    no split. The model H200, f32 sum registers (2 blocks of 512 a SM: a
    wave of 264 tiles). */
-static void expect_wave(const rt__iter *it, rt_op op, int tiles) {
-    const rt__launch_config c = tall_config_for(it, op, RT_F32, 512, 0);
+static void expect_wave_without(const rt__iter *it, rt_op op, int tiles, unsigned kinds_off) {
+    const rt__launch_config c = tall_config_for(it, op, RT_F32, 512, kinds_off);
     assert_dims3(c.block, 32, 16, 1);
     assert_dims3(c.grid, tiles, 1, 1);
     assert_int_equal(c.num_threads, 512);
@@ -1575,9 +1576,24 @@ static void expect_wave(const rt__iter *it, rt_op op, int tiles) {
     assert_int_equal(c.staging_bytes, 0);
     /* Off: PyTorch's split, or rule 9's 16 x 8 where that drops a split
        of 2. */
-    const rt__launch_config off = tall_config_for(it, op, RT_F32, 512, RT__RULE_OFF_OUTER_WAVE);
+    const rt__launch_config off =
+        tall_config_for(it, op, RT_F32, 512, kinds_off | RT__RULE_OFF_OUTER_WAVE);
     assert_true(off.ctas_per_output >= 2 || (off.block[0] == 16 && off.block[1] == 8));
     assert_int_equal(off.num_threads, 128);
+}
+
+static void expect_wave(const rt__iter *it, rt_op op, int tiles) {
+    expect_wave_without(it, op, tiles, 0);
+}
+
+/* Rule 11's second wave not taken where rule 15 pipelines the loops
+   (off H100-class GPUs): rule 9's 16 x 8 instead, and the tiles with
+   rule 15 off. */
+static void expect_no_second_wave(const rt__iter *it, rt_op op, int tiles) {
+    const rt__launch_config c = tall_config_for(it, op, RT_F32, 512, 0);
+    assert_true(c.pipelined);
+    assert_dims3(c.block, 16, 8, 1);
+    expect_wave_without(it, op, tiles, RT__RULE_OFF_PIPELINED);
 }
 
 static void test_tuned_outer_wave(void **state) {
@@ -1596,14 +1612,18 @@ static void test_tuned_outer_wave(void **state) {
     rt__iter it230 = rt_test_make_iter(2, 1, w230, w230_st, 4, 0);
     assert_int_equal(tall_config_for(&it230, RT_OP_SUM, RT_F32, 512, 0).num_threads, 128);
     /* Two waves (65536 columns: 512 tiles, 97% of 2 x 264) take them too,
-       and 495 tiles (a second wave 7/8 full); 494 do not, nor more than
+       and 495 tiles (a second wave 7/8 full), where the loops are not
+       pipelined (max; sums with rule 15 off); 494 do not, nor more than
        two waves (131072 columns: 1024 tiles). */
     int64_t wide[] = {4096, 65536}, wide_st[] = {65536, 1};
     rt__iter itw = rt_test_make_iter(2, 1, wide, wide_st, 4, 0);
-    expect_wave(&itw, RT_OP_SUM, 512);
+    expect_wave(&itw, RT_OP_MAX, 512);
+    expect_no_second_wave(&itw, RT_OP_SUM, 512);
+    expect_no_second_wave(&itw, RT_OP_MEAN, 512);
     int64_t w495[] = {4096, 495 * 128}, w495_st[] = {495 * 128, 1};
     rt__iter it495 = rt_test_make_iter(2, 1, w495, w495_st, 4, 0);
-    expect_wave(&it495, RT_OP_SUM, 495);
+    expect_wave(&it495, RT_OP_MAX, 495);
+    expect_no_second_wave(&it495, RT_OP_SUM, 495);
     int64_t w494[] = {4096, 494 * 128}, w494_st[] = {494 * 128, 1};
     rt__iter it494 = rt_test_make_iter(2, 1, w494, w494_st, 4, 0);
     const rt__launch_config short_wave = tall_config_for(&it494, RT_OP_SUM, RT_F32, 512, 0);

@@ -474,6 +474,12 @@ static bool tall_split(const rt__iter *it, const rt__op_traits *op, const rt__de
     return true;
 }
 
+/* Whether rule 15 pipelines op's strided and walk loops (where the
+   plan reads neither vectors nor one output a thread). */
+static bool pipelines(const rt__op_traits *op, unsigned kinds_off) {
+    return op->pipelined && !(kinds_off & RT__RULE_OFF_PIPELINED);
+}
+
 /* TUNED rule 11: an outer reduction in PyTorch's tiles (32 lanes x 4
    outputs, 4 warp rows) that rule 2 splits over blocks, where the kernel
    takes 512 threads at 4 outputs a lane and tiles of 32 lanes x 16 warp
@@ -492,8 +498,12 @@ static bool tall_split(const rt__iter *it, const rt__op_traits *op, const rt__de
    264, rule 9's 16 x 8 with its split of 2 dropped otherwise),
    compare_torch's five passes, both plans in one process (bench/NOTES.md
    v1.40, run 4): 16 x 8 176.10-176.40 us, 32 x 16 175.44-175.65
-   (torch.compile 175.42). Returns false, and leaves c alone, where the
-   rule does not apply. */
+   (torch.compile 175.42). Not two waves where rule 15 pipelines the
+   loops, off H100-class GPUs: H200, the same d02, rt_bench, two
+   alternating passes (bench/NOTES.md v1.49, run 2): pipelined 32 x 16
+   121.71-121.98 us, pipelined 16 x 8 121.15-121.26 (unpipelined 122.80-
+   123.01 and 122.40-123.07); the H100 is unmeasured pipelined. Returns
+   false, and leaves c alone, where the rule does not apply. */
 enum {
     WAVE_TILE_ROWS = 16,
     WAVE_TILE_MIN_EIGHTHS = 7, /* of the last wave */
@@ -501,7 +511,7 @@ enum {
 };
 
 static bool wave_tiles(const rt__iter *it, const rt__op_traits *op, const rt__device_props *dev,
-                       rt__launch_config *c) {
+                       unsigned kinds_off, rt__launch_config *c) {
     if (c->vectorize_input || c->input_mult[0] != 0 || c->input_mult[1] == 0 ||
         c->output_vec_size != 4 || c->block[0] != dev->warp_size || c->block[1] != 4 ||
         c->input_chunked || c->ctas_per_output < 2 ||
@@ -519,6 +529,8 @@ static bool wave_tiles(const rt__iter *it, const rt__op_traits *op, const rt__de
     const int64_t waves = rt__div_up(tiles, wave);
     if (waves > WAVE_TILE_MAX_WAVES ||
         (tiles - (waves - 1) * wave) * 8 < wave * WAVE_TILE_MIN_EIGHTHS)
+        return false;
+    if (waves > 1 && pipelines(op, kinds_off) && !rt__config_h100_class(dev))
         return false;
     *c = t;
     return true;
@@ -614,7 +626,7 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
        (measured there), not one the last block's fold caps. */
     /* 11. A wave of tiles of 512 threads (above), before rule 9. */
     const bool wave = !capped && !(kinds_off & RT__RULE_OFF_OUTER_WAVE) &&
-                      wave_tiles(it, op, dev, cfg);
+                      wave_tiles(it, op, dev, kinds_off, cfg);
     /* 12. Rule 10's tall blocks (above) for a split over more than 2
        blocks a tile that the fold does not cap, before rule 9. */
     const bool tall = !capped && !wave && !(kinds_off & RT__RULE_OFF_OUTER_TALL_SPLIT) &&
@@ -630,8 +642,7 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
        [32,256,64,256] over (0, 2), 16 x 8 tiles, one wave): a 4-load ring
        120.42-120.48 us against batches of 4 124.51-124.67, and the
        library's batches 122.29-122.85 (bench/NOTES.md v1.49). */
-    cfg->pipelined = op->pipelined && !cfg->vectorize_input && cfg->output_vec_size > 1 &&
-                     !(kinds_off & RT__RULE_OFF_PIPELINED);
+    cfg->pipelined = pipelines(op, kinds_off) && !cfg->vectorize_input && cfg->output_vec_size > 1;
     rt__config_finish(it, op, cfg, dev->warp_size);
     return RT_OK;
 }
