@@ -5,14 +5,14 @@
  *   rt_explain --shape 16,128,64,128 [--strides 1048576,8192,128,1]
  *              [--dims 1,3] [--keepdim] --dtype f32 --op sum
  *              [--policy compat|tuned] [--sms 132] [--threads-per-sm 2048]
- *              [--kernel-regs 32,46,56] [--kernel-threads 512,512,512]
+ *              [--kernel-regs 32,46,64] [--kernel-threads 512,512,512]
  *              [--mem-gbps 3352] [--dependent-launch 0|1] [--p 2]
  *
  * Strides are in elements (default: contiguous); no --dims reduces every
  * dim; an empty --shape "" is a 0-d tensor. The device defaults to an H200.
  * --kernel-regs gives the registers per thread of the general kernel for
  * output_vec_size 1, 2, 4 (what the CUDA backend reads from the device;
- * 32,46,56 for f32 sums on sm_90): TUNED sizes block splits by them, and
+ * 32,46,64 for f32 sums on sm_90, v1.49): TUNED sizes block splits by them, and
  * without them assumes a full SM of threads, so a split may come out
  * larger than on the GPU. --kernel-threads gives the most threads a block
  * of that kernel takes at output_vec_size 1, 2, 4 (its launch bounds, as
