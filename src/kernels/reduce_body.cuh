@@ -561,7 +561,10 @@ template <typename Op, int OVS> struct Reducer {
 
     /* Every other layout: vt0 independent accumulators, each step loading
        OVS adjacent outputs' elements at once; calc(r) is the byte offset of
-       reduced index r from the slice. */
+       reduced index r from the slice. PIPE: the pipelined loop is built
+       (the 1-d paths); not on the n-d offsets' path, where a second batch
+       of offsets took the f32 kernel at 4 outputs to 68 registers (64
+       without; one block of 512 a SM above 64), as the counted walk did. */
     template <int L, bool PIPE, typename Calc>
     __device__ AV strided_reduce(const char *slice, Calc calc) const {
         constexpr int VT = Op::vt0;
