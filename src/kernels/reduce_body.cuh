@@ -76,6 +76,18 @@ struct Pipelined<Op, OVS, std::void_t<decltype(Op::pipelined)>> {
     static constexpr bool value = OVS > 1 && Op::pipelined;
 };
 
+/* Whether the general kernel of Op at OVS outputs a thread builds the
+   uniform walk as a ring (walk_fold_uniform; the config's pipelined picks
+   it at run time, TUNED rule 16): one output a thread, where a second
+   batch of vectors does not fit the kernel's 32 registers but a ring of
+   L slots does (Op::ringed). */
+template <typename Op, int OVS, typename = void> struct Ringed {
+    static constexpr bool value = false;
+};
+template <typename Op, int OVS> struct Ringed<Op, OVS, std::void_t<decltype(Op::ringed)>> {
+    static constexpr bool value = OVS == 1 && Op::ringed;
+};
+
 /* An index-tracking op over a keyed piece (rt__index_map, launch.h): its
    states carry keys, the logical order's row-major index over the piece's
    reduced extents, so Base's tie rule (the lower index wins) holds in the
@@ -426,6 +438,40 @@ template <typename Op, int OVS> struct Reducer {
                                           blockIdx.y * (uint32_t)a.walk_lin[2]);
         uint32_t first = input_idx() * U; /* reduced index of p's element */
         uint32_t left = period;           /* batches before digit 0 wraps */
+        if (Ringed<Op, OVS>::value && a.pipelined) {
+            /* A ring of L slots: each fold frees its slot for the next
+               batch's load of it, so L - 1 loads stay in flight while a
+               thread folds (the batches below: none while it folds the
+               last of a batch), in L registers of vectors. */
+            Load v[L];
+#pragma unroll
+            for (int l = 0; l < L; l++) {
+                v[l] = load_stream(reinterpret_cast<const Load *>(p));
+                p += a.walk_step;
+            }
+            if (period != 0 && --left == 0) {
+                p += a.walk_carry;
+                left = period;
+            }
+#pragma unroll 1
+            for (uint32_t b = a.walk_count / L - 1; b > 0; b--) {
+#pragma unroll
+                for (int l = 0; l < L; l++) {
+                    fold(l, v[l], first + l * step * U);
+                    v[l] = load_stream(reinterpret_cast<const Load *>(p));
+                    p += a.walk_step;
+                }
+                if (period != 0 && --left == 0) {
+                    p += a.walk_carry;
+                    left = period;
+                }
+                first += L * step * U;
+            }
+#pragma unroll
+            for (int l = 0; l < L; l++)
+                fold(l, v[l], first + l * step * U);
+            return;
+        }
         if (Pipelined<Op, OVS>::value && a.pipelined) {
             pipeline_batches<L, Load>(
                 a.walk_count / L,
