@@ -1466,10 +1466,14 @@ static const pipe_case k_pipelined[] = {
     /* TUNED rule 16, the ring: f32 uniform walks at one output a thread
        on the vector path (d024-like [a,8,16,8,128] over (0, 2, 4): a
        unit of 16 x 128 floats a block step, 12 steps a thread, 3 batches
-       of 4; 4 steps, one batch), with digit 0's wraps (32 steps of a
-       unit of dim 1, wrapping every 16), with a block split's term. */
+       of 4, the ring's two-turn trip; 20 steps, its four-turn trip; 4
+       steps, one batch and no turn), with digit 0's wraps (32 steps of a
+       unit of dim 1, wrapping every 16: a four-turn trip, a two-turn one
+       and a single turn), with a block split's term. */
     {{"ring: f32 sum, 3 batches of whole units", RT_OP_SUM, RT_F32, RT_F32, 5, {12, 8, 16, 8, 128},
       3, {0, 2, 4}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
+    {{"ring: f32 sum, 5 batches", RT_OP_SUM, RT_F32, RT_F32, 5, {20, 8, 16, 8, 128}, 3, {0, 2, 4},
+      0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
     {{"ring: f32 mean, one batch", RT_OP_MEAN, RT_F32, RT_F32, 5, {4, 8, 16, 8, 128}, 3, {0, 2, 4},
       0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
     {{"ring: f32 sum, digit 0 wraps", RT_OP_SUM, RT_F32, RT_F32, 5, {2, 24, 16, 32, 128}, 3,

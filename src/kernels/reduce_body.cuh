@@ -440,9 +440,14 @@ template <typename Op, int OVS> struct Reducer {
         uint32_t left = period;           /* batches before digit 0 wraps */
         if (Ringed<Op, OVS>::value && a.pipelined) {
             /* A ring of L slots: each fold frees its slot for the next
-               batch's load of it, so L - 1 loads stay in flight while a
-               thread folds (the batches below: none while it folds the
-               last of a batch), in L registers of vectors. */
+               batch's load of it, so loads stay in flight while a thread
+               folds, in the same L registers of vectors. Four turns a
+               trip: ptxas (sm_90, CUDA 13.0) sinks the loads of a trip's
+               last turn to its end, where the next trip's first folds
+               wait on them, so a loop of one turn a trip was the batch
+               loop again in SASS (16 FADDs, then 4 LDGs); four turns
+               interleave a load every 3-5 FADDs in the first three, as
+               Triton's d024 kernel does (bench/NOTES.md v1.19, v1.50). */
             Load v[L];
 #pragma unroll
             for (int l = 0; l < L; l++) {
@@ -453,8 +458,7 @@ template <typename Op, int OVS> struct Reducer {
                 p += a.walk_carry;
                 left = period;
             }
-#pragma unroll 1
-            for (uint32_t b = a.walk_count / L - 1; b > 0; b--) {
+            auto turn = [&]() {
 #pragma unroll
                 for (int l = 0; l < L; l++) {
                     fold(l, v[l], first + l * step * U);
@@ -466,7 +470,22 @@ template <typename Op, int OVS> struct Reducer {
                     left = period;
                 }
                 first += L * step * U;
+            };
+            uint32_t b = a.walk_count / L - 1; /* turns: batches after the first */
+#pragma unroll 1
+            for (; b >= 4; b -= 4) {
+                turn();
+                turn();
+                turn();
+                turn();
             }
+            if (b >= 2) {
+                turn();
+                turn();
+                b -= 2;
+            }
+            if (b != 0)
+                turn();
 #pragma unroll
             for (int l = 0; l < L; l++)
                 fold(l, v[l], first + l * step * U);
