@@ -438,6 +438,27 @@ template <typename Op, int OVS> struct Reducer {
                                           blockIdx.y * (uint32_t)a.walk_lin[2]);
         uint32_t first = input_idx() * U; /* reduced index of p's element */
         uint32_t left = period;           /* batches before digit 0 wraps */
+        /* Digit 0's wrap after a batch's loads; a batch's loads; its folds. */
+        auto wrap = [&]() {
+            if (period != 0 && --left == 0) {
+                p += a.walk_carry;
+                left = period;
+            }
+        };
+        auto load_batch = [&](Load(&v)[L]) {
+#pragma unroll
+            for (int l = 0; l < L; l++) {
+                v[l] = load_stream(reinterpret_cast<const Load *>(p));
+                p += a.walk_step;
+            }
+            wrap();
+        };
+        auto fold_batch = [&](const Load(&v)[L]) {
+#pragma unroll
+            for (int l = 0; l < L; l++)
+                fold(l, v[l], first + l * step * U);
+            first += L * step * U;
+        };
         if (Ringed<Op, OVS>::value && a.pipelined) {
             /* A ring of L slots: each fold frees its slot for the next
                batch's load of it, so loads stay in flight while a thread
@@ -449,15 +470,7 @@ template <typename Op, int OVS> struct Reducer {
                interleave a load every 3-5 FADDs in the first three, as
                Triton's d024 kernel does (bench/NOTES.md v1.19, v1.50). */
             Load v[L];
-#pragma unroll
-            for (int l = 0; l < L; l++) {
-                v[l] = load_stream(reinterpret_cast<const Load *>(p));
-                p += a.walk_step;
-            }
-            if (period != 0 && --left == 0) {
-                p += a.walk_carry;
-                left = period;
-            }
+            load_batch(v);
             auto turn = [&]() {
 #pragma unroll
                 for (int l = 0; l < L; l++) {
@@ -465,10 +478,7 @@ template <typename Op, int OVS> struct Reducer {
                     v[l] = load_stream(reinterpret_cast<const Load *>(p));
                     p += a.walk_step;
                 }
-                if (period != 0 && --left == 0) {
-                    p += a.walk_carry;
-                    left = period;
-                }
+                wrap();
                 first += L * step * U;
             };
             uint32_t b = a.walk_count / L - 1; /* turns: batches after the first */
@@ -486,31 +496,11 @@ template <typename Op, int OVS> struct Reducer {
             }
             if (b != 0)
                 turn();
-#pragma unroll
-            for (int l = 0; l < L; l++)
-                fold(l, v[l], first + l * step * U);
+            fold_batch(v);
             return;
         }
         if (Pipelined<Op, OVS>::value && a.pipelined) {
-            pipeline_batches<L, Load>(
-                a.walk_count / L,
-                [&](Load(&v)[L]) {
-#pragma unroll
-                    for (int l = 0; l < L; l++) {
-                        v[l] = load_stream(reinterpret_cast<const Load *>(p));
-                        p += a.walk_step;
-                    }
-                    if (period != 0 && --left == 0) {
-                        p += a.walk_carry;
-                        left = period;
-                    }
-                },
-                [&](const Load(&v)[L]) {
-#pragma unroll
-                    for (int l = 0; l < L; l++)
-                        fold(l, v[l], first + l * step * U);
-                    first += L * step * U;
-                });
+            pipeline_batches<L, Load>(a.walk_count / L, load_batch, fold_batch);
             return;
         }
 #pragma unroll 1
