@@ -1513,33 +1513,6 @@ static void test_tuned_pipelined(void **state) {
     assert_false(compat_for(&it, RT_OP_SUM, RT_F32).pipelined);
 }
 
-/* TUNED rule 16: at one output a thread, f32 sums and means over several
-   reduced dims take the ring (pipelined), whatever rule 15 says; not bf16
-   (op->ring), not one reduced dim, not with the rule off; the rest of the
-   plan as with it off. d024: [32,32,16,32,128] over (0, 2, 4). */
-static void test_tuned_ring(void **state) {
-    (void)state;
-    int64_t sh[] = {128, 16, 32, 32, 32}, st[] = {1, 4096, 2097152, 128, 65536};
-    rt__iter it = rt_test_make_iter(5, 3, sh, st, 4, 0);
-    const rt_op ops[] = {RT_OP_SUM, RT_OP_MEAN};
-    for (int i = 0; i < 2; i++) {
-        const rt__launch_config on = tall_config_for(&it, ops[i], RT_F32, 512, 0);
-        assert_int_equal(on.output_vec_size, 1);
-        assert_true(on.vectorize_input);
-        assert_true(on.pipelined);
-        assert_true(tall_config_for(&it, ops[i], RT_F32, 512, RT__RULE_OFF_PIPELINED).pipelined);
-        rt__launch_config off = tall_config_for(&it, ops[i], RT_F32, 512, RT__RULE_OFF_RING);
-        assert_false(off.pipelined);
-        off.pipelined = true;
-        assert_memory_equal(&on, &off, sizeof on);
-    }
-    rt__iter it16 = rt_test_make_iter(5, 3, sh, st, 2, 0);
-    assert_false(tall_config_for(&it16, RT_OP_SUM, RT_BF16, 512, 0).pipelined);
-    assert_false(tall_config_for(&it, RT_OP_MAX, RT_F32, 512, 0).pipelined);
-    assert_false(tall_config_for(&it, RT_OP_PROD, RT_I32, 512, 0).pipelined);
-    assert_false(compat_for(&it, RT_OP_SUM, RT_F32).pipelined);
-}
-
 static void test_tuned_whole_rows(void **state) {
     (void)state;
     int64_t st100[] = {100, 1};
@@ -2369,7 +2342,6 @@ int main(void) {
         cmocka_unit_test(test_tuned_outer_tall),
         cmocka_unit_test(test_tuned_whole_rows),
         cmocka_unit_test(test_tuned_pipelined),
-        cmocka_unit_test(test_tuned_ring),
         cmocka_unit_test(test_tuned_outer_tall_split),
         cmocka_unit_test(test_tuned_uncapped_split),
         cmocka_unit_test(test_tuned_outer_wave),

@@ -1422,11 +1422,10 @@ static void test_tuned_paths(void **state) {
    outputs a thread, over row counts that leave a thread 0 to many whole
    batches, odd and even, and a tail (1-d columns: 3 to 5003 rows; OVS 2:
    6 and 258 columns; walks: d02-like [a,16,b,256] over (0, 2) with 2 to
-   37 x 64 rows; a slice), and rule 16's ring at one output a thread
-   (f32 uniform walks). Each against the reference (check_tuned_case),
-   then with rules 15 and 16 off: unpipelined, and the same bits, for the
-   folds run in the same order either way. pipelined: what TUNED's config
-   must say. */
+   37 x 64 rows; a slice). Each against the reference (check_tuned_case),
+   then with the rule off: unpipelined, and the same bits, for the folds
+   run in the same order either way. pipelined: what TUNED's config must
+   say. */
 typedef struct pipe_case {
     branch_case b;
     int pipelined;
@@ -1463,26 +1462,6 @@ static const pipe_case k_pipelined[] = {
       {0, 2}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
     {{"pipelined: f32 sum, misaligned by a vector", RT_OP_SUM, RT_F32, RT_F32, 2, {999, 1024}, 1, {0},
       4, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
-    /* TUNED rule 16, the ring: f32 uniform walks at one output a thread
-       on the vector path (d024-like [a,8,16,8,128] over (0, 2, 4): a
-       unit of 16 x 128 floats a block step, 12 steps a thread, 3 batches
-       of 4, the ring's two-turn trip; 20 steps, its four-turn trip; 4
-       steps, one batch and no turn), with digit 0's wraps (32 steps of a
-       unit of dim 1, wrapping every 16: a four-turn trip, a two-turn one
-       and a single turn), with a block split's term. */
-    {{"ring: f32 sum, 3 batches of whole units", RT_OP_SUM, RT_F32, RT_F32, 5, {12, 8, 16, 8, 128},
-      3, {0, 2, 4}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
-    {{"ring: f32 sum, 5 batches", RT_OP_SUM, RT_F32, RT_F32, 5, {20, 8, 16, 8, 128}, 3, {0, 2, 4},
-      0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
-    {{"ring: f32 mean, one batch", RT_OP_MEAN, RT_F32, RT_F32, 5, {4, 8, 16, 8, 128}, 3, {0, 2, 4},
-      0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
-    {{"ring: f32 sum, digit 0 wraps", RT_OP_SUM, RT_F32, RT_F32, 5, {2, 24, 16, 32, 128}, 3,
-      {0, 2, 4}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
-    {{"ring: f32 sum, block split", RT_OP_SUM, RT_F32, RT_F32, 4, {256, 2, 16, 128}, 3, {0, 2, 3}, 0,
-      false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 1},
-    /* Not: bf16 (its ring spilled; the kernel is not built so). */
-    {{"not ringed: bf16 sum, whole units", RT_OP_SUM, RT_BF16, RT_F32, 5, {12, 8, 16, 8, 128}, 3,
-      {0, 2, 4}, 0, false, 0, ANY_OF, ANY_OF, ANY_OF, ANY_OF, ANY_OF}, 0},
     /* Not pipelined: 8-byte states (the kernel is not built so), one
        output a thread (a misaligned start), the vector path, max. */
     {{"not pipelined: f64 sum", RT_OP_SUM, RT_F64, RT_F64, 2, {1000, 1024}, 1, {0}, 0, false, 0,
@@ -1508,9 +1487,8 @@ static void test_tuned_pipelined(void **state) {
         unsigned char *on = check_tuned_case(&t->b, &c, 0, ANY_OF, RT__KERNEL_GENERAL, &d);
         expect_field(t->b.name, "pipelined", t->pipelined,
                      case_config(g_gpu, &c, &d, RT_POLICY_TUNED).pipelined);
-        assert_int_equal(
-            rt__context_set_kinds_off(g_gpu, RT__RULE_OFF_PIPELINED | RT__RULE_OFF_RING), RT_OK);
-        expect_field(t->b.name, "rules 15 and 16 off: pipelined", 0,
+        assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__RULE_OFF_PIPELINED), RT_OK);
+        expect_field(t->b.name, "rule 15 off: pipelined", 0,
                      case_config(g_gpu, &c, &d, RT_POLICY_TUNED).pipelined);
         case_ref ref;
         memset(&ref, 0, sizeof ref);

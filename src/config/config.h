@@ -93,11 +93,6 @@ typedef struct rt__op_traits {
        strided and uniform-walk loops (reduce_ops.cuh SumProdOp::pipelined),
        which TUNED turns on (rule 15). */
     bool pipelined;
-    /* f32 sums, products and means (pipelined, 4-byte inputs): the
-       general kernel at one output a thread is built with its uniform walk
-       as a ring (reduce_ops.cuh SumProdOp::ringed), which TUNED turns on
-       (rule 16). */
-    bool ring;
     /* Registers per thread of the general kernel built for output_vec_size
        1, 2 and 4 on the device at hand (the CUDA backend fills them in);
        0: unknown, and TUNED then assumes a full SM of threads. */
@@ -197,9 +192,6 @@ typedef enum rt__kernel_kind {
    bits above the kinds are spent; from here they go down from bit 15,
    which leaves bits 4 up to the lowest rule bit to new kernel kinds. */
 #define RT__RULE_OFF_PIPELINED (1u << 15)
-/* TUNED rule 16 (tuned.c): the general kernel's uniform walk at one
-   output a thread as a ring. */
-#define RT__RULE_OFF_RING (1u << 14)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its
@@ -303,9 +295,7 @@ typedef struct rt__launch_config {
     int output_vec_size;
     /* The general kernel's strided and walk loops issue a batch's loads
        before they fold the batch before it (reduce_body.cuh
-       pipeline_batches): TUNED rule 15, at 2 and 4 outputs a thread where
-       the vector path does not read; at one output a thread (rule 16), a
-       uniform walk refills each load's slot as it folds it (a ring). */
+       pipeline_batches): TUNED, where the vector path does not read. */
     bool pipelined;
     int vt0;               /* independent accumulators (unroll) per thread */
     int max_threads;       /* 512 / output_vec_size: the kernel's template bound */

@@ -106,7 +106,6 @@ rt__op_traits rt__op_traits_for(rt_op op, rt_dtype in, rt_dtype out, bool has_in
        (reduce_ops.cuh): double for f64 inputs. */
     t.slot_state = one_number && in == RT_F64;
     t.pipelined = (op == RT_OP_SUM || op == RT_OP_PROD || op == RT_OP_MEAN) && t.acc_size == 4;
-    t.ring = t.pipelined && t.input_size == 4;
     t.kernel_regs[0] = t.kernel_regs[1] = t.kernel_regs[2] = 0;
     t.kernel_threads[0] = t.kernel_threads[1] = t.kernel_threads[2] = 0;
     return t;

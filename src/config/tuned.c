@@ -643,16 +643,6 @@ rt_status rt__config_tuned(const rt__iter *it, const rt__op_traits *op,
        120.42-120.48 us against batches of 4 124.51-124.67, and the
        library's batches 122.29-122.85 (bench/NOTES.md v1.49). */
     cfg->pipelined = pipelines(op, kinds_off) && !cfg->vectorize_input && cfg->output_vec_size > 1;
-    /* 16. At one output a thread, the uniform walk (several reduced dims,
-       the kernel's walk_fold_uniform; as vectors or elements) as a ring
-       where the kernel has one (op->ring: f32 sums and means): each fold
-       frees its load's slot for the next batch's load of it, so loads
-       stay in flight while a thread folds, in the same 32 registers.
-       Elsewhere at one output a thread the flag changes nothing in the
-       kernel. (Measurement: bench/NOTES.md v1.50.) */
-    if (cfg->output_vec_size == 1 && op->ring && it->num_reduce_dims >= 2 &&
-        !(kinds_off & RT__RULE_OFF_RING))
-        cfg->pipelined = true;
     rt__config_finish(it, op, cfg, dev->warp_size);
     return RT_OK;
 }

@@ -76,18 +76,6 @@ struct Pipelined<Op, OVS, std::void_t<decltype(Op::pipelined)>> {
     static constexpr bool value = OVS > 1 && Op::pipelined;
 };
 
-/* Whether the general kernel of Op at OVS outputs a thread builds the
-   uniform walk as a ring (walk_fold_uniform; the config's pipelined picks
-   it at run time, TUNED rule 16): one output a thread, where a second
-   batch of vectors does not fit the kernel's 32 registers but a ring of
-   L slots does (Op::ringed). */
-template <typename Op, int OVS, typename = void> struct Ringed {
-    static constexpr bool value = false;
-};
-template <typename Op, int OVS> struct Ringed<Op, OVS, std::void_t<decltype(Op::ringed)>> {
-    static constexpr bool value = OVS == 1 && Op::ringed;
-};
-
 /* An index-tracking op over a keyed piece (rt__index_map, launch.h): its
    states carry keys, the logical order's row-major index over the piece's
    reduced extents, so Base's tie rule (the lower index wins) holds in the
@@ -438,69 +426,26 @@ template <typename Op, int OVS> struct Reducer {
                                           blockIdx.y * (uint32_t)a.walk_lin[2]);
         uint32_t first = input_idx() * U; /* reduced index of p's element */
         uint32_t left = period;           /* batches before digit 0 wraps */
-        /* Digit 0's wrap after a batch's loads; a batch's loads; its folds. */
-        auto wrap = [&]() {
-            if (period != 0 && --left == 0) {
-                p += a.walk_carry;
-                left = period;
-            }
-        };
-        auto load_batch = [&](Load(&v)[L]) {
-#pragma unroll
-            for (int l = 0; l < L; l++) {
-                v[l] = load_stream(reinterpret_cast<const Load *>(p));
-                p += a.walk_step;
-            }
-            wrap();
-        };
-        auto fold_batch = [&](const Load(&v)[L]) {
-#pragma unroll
-            for (int l = 0; l < L; l++)
-                fold(l, v[l], first + l * step * U);
-            first += L * step * U;
-        };
-        if (Ringed<Op, OVS>::value && a.pipelined) {
-            /* A ring of L slots: each fold frees its slot for the next
-               batch's load of it, so loads stay in flight while a thread
-               folds, in the same L registers of vectors. Four turns a
-               trip: ptxas (sm_90, CUDA 13.0) sinks the loads of a trip's
-               last turn to its end, where the next trip's first folds
-               wait on them, so a loop of one turn a trip was the batch
-               loop again in SASS (16 FADDs, then 4 LDGs); four turns
-               interleave a load every 3-5 FADDs in the first three, as
-               Triton's d024 kernel does (bench/NOTES.md v1.19, v1.50). */
-            Load v[L];
-            load_batch(v);
-            auto turn = [&]() {
-#pragma unroll
-                for (int l = 0; l < L; l++) {
-                    fold(l, v[l], first + l * step * U);
-                    v[l] = load_stream(reinterpret_cast<const Load *>(p));
-                    p += a.walk_step;
-                }
-                wrap();
-                first += L * step * U;
-            };
-            uint32_t b = a.walk_count / L - 1; /* turns: batches after the first */
-#pragma unroll 1
-            for (; b >= 4; b -= 4) {
-                turn();
-                turn();
-                turn();
-                turn();
-            }
-            if (b >= 2) {
-                turn();
-                turn();
-                b -= 2;
-            }
-            if (b != 0)
-                turn();
-            fold_batch(v);
-            return;
-        }
         if (Pipelined<Op, OVS>::value && a.pipelined) {
-            pipeline_batches<L, Load>(a.walk_count / L, load_batch, fold_batch);
+            pipeline_batches<L, Load>(
+                a.walk_count / L,
+                [&](Load(&v)[L]) {
+#pragma unroll
+                    for (int l = 0; l < L; l++) {
+                        v[l] = load_stream(reinterpret_cast<const Load *>(p));
+                        p += a.walk_step;
+                    }
+                    if (period != 0 && --left == 0) {
+                        p += a.walk_carry;
+                        left = period;
+                    }
+                },
+                [&](const Load(&v)[L]) {
+#pragma unroll
+                    for (int l = 0; l < L; l++)
+                        fold(l, v[l], first + l * step * U);
+                    first += L * step * U;
+                });
             return;
         }
 #pragma unroll 1

@@ -77,12 +77,6 @@ template <typename S, bool IsProd> struct SumProdOp {
        no spill (-Xptxas -v, sm_90). 8-byte states went 112 -> 164 (f64,
        int64 at 4 outputs): not built. */
     static constexpr bool pipelined = sizeof(acc_t) == 4;
-    /* f32: the uniform walk at one output a thread as a ring of its L
-       loads (reduce_body.cuh Ringed; TUNED rule 16 turns it on): 32
-       registers before and after, no spill (f32 and f16; -Xptxas -v,
-       sm_90, CUDA 13.0). bf16 spilled 160 bytes at its 32 registers; f16
-       is left unbuilt with no case of the suite on it. */
-    static constexpr bool ringed = pipelined && sizeof(S) == 4;
     /* rt_reduce_default_dtype: int64 for integer and bool inputs. */
     using usual_out_t = typename std::conditional<std::is_integral<S>::value, int64_t, S>::type;
     bool mean;
