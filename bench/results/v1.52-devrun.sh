@@ -9,7 +9,7 @@ python3 -c "import torch;print('torch',torch.__version__)" | tee -a $O/gpu.txt
 CT="python3 bench/compare_torch.py --lib $D/libreduce_tensor.so --bench-bin $D/stand.sh"
 MODE=${1:-all}
 if [ $MODE = all ] || [ $MODE = stream ]; then
-  echo "== A: STREAM dependent fold A/B (rt: dependent on H100-class, rt_ab: off = committed)" | tee $O/A-stream-dep.txt
+  echo "== A: STREAM dependent fold A/B (rt: the dependent fold, also on H100-class GPUs; rt_ab: bit 30 off. On an H100 rt_ab is the committed plan, on an H200 rt is)" | tee $O/A-stream-dep.txt
   timeout 200 $CT --no-compile --filter full_2e2,full_64MB,full_256MB,full_1GB,67108864x1 --ab-kinds-off 0x40000000 --passes 5 --json $O/A.json 2>&1 | tee -a $O/A-stream-dep.txt
   echo "A done at $(( $(date +%s) - t0 )) s"
 fi
