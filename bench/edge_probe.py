@@ -44,7 +44,20 @@ a series of its own (A/B builds on the same tensors), --only picks the
 series, --sass-dir keeps the nvcc and Triton cubins for cuobjdump. Needs
 torch with Triton, and nvcc on PATH (the device's image has both). A case
 that is not an f32 row sum of 4096-float batches has no probe kernels: its
-series are rt, the --arm builds, eager and compile (name them in --only).
+series are rt, the --arm builds, eager and compile (name them in --only),
+except d024 ([32,32,16,32,128] over (0, 2, 4), v1.53), which has its own:
+
+    tri_d024     a Triton kernel of Inductor's d024 shape (a program an
+                 output, 16 warps, 2048 elements a step, evict-first),
+                 Triton's launcher; tri_d024_drv the same cubin through
+                 cuLaunchKernel
+    nv_d024      nvcc's kernel of that mapping (a block of 512 an output,
+                 a warp on a 512-byte row, 32 steps of 8 MiB), a rolling
+                 window of 4 loads (Triton's SASS shape); nv_d024_ef with
+                 Triton's evict-first loads; nv_d024_batch in batches of 4
+                 drained before the next (the library's walk loop);
+                 nv_d024_u8 / nv_d024_u16 rolling windows of 8 / 16 at 2 / 1
+                 blocks a SM
 
     python3 bench/edge_probe.py --lib build/libreduce_tensor.so \
         --bench-bin build/bench/rt_bench --filter sum_32768x4096_d1
@@ -94,6 +107,25 @@ template <bool DYN> __device__ __forceinline__ float *block_words() {
         return w;
     }
 }
+/* A block of 512's sum of s, stored to out[blockIdx.x]: a warp-shuffle
+   sum, 16 words of shared memory, one warp's sum of those. */
+template <bool DYN> __device__ __forceinline__ void block_sum_store(float s, float *out) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        s += __shfl_xor_sync(0xffffffffu, s, o);
+    float *w = block_words<DYN>();
+    if ((threadIdx.x & 31) == 0)
+        w[threadIdx.x >> 5] = s;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        s = threadIdx.x < 16 ? w[threadIdx.x] : 0.f;
+#pragma unroll
+        for (int o = 8; o > 0; o >>= 1)
+            s += __shfl_xor_sync(0xffffffffu, s, o);
+        if (threadIdx.x == 0)
+            out[blockIdx.x] = s;
+    }
+}
 template <int K, bool SEQ, bool ROLL = true, bool DYN = false>
 __device__ __forceinline__ void rows_body(const float4 *__restrict__ in, float *__restrict__ out,
                                           int nvec) {
@@ -122,21 +154,7 @@ __device__ __forceinline__ void rows_body(const float4 *__restrict__ in, float *
             s += ((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w));
         }
     }
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        s += __shfl_xor_sync(0xffffffffu, s, o);
-    float *w = block_words<DYN>();
-    if ((threadIdx.x & 31) == 0)
-        w[threadIdx.x >> 5] = s;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        s = threadIdx.x < 16 ? w[threadIdx.x] : 0.f;
-#pragma unroll
-        for (int o = 8; o > 0; o >>= 1)
-            s += __shfl_xor_sync(0xffffffffu, s, o);
-        if (threadIdx.x == 0)
-            out[blockIdx.x] = s;
-    }
+    block_sum_store<DYN>(s, out);
 }
 extern "C" __global__ void __launch_bounds__(512, 4)
 nv_rows(const float4 *__restrict__ in, float *__restrict__ out, int nvec) {
@@ -210,6 +228,65 @@ template <int S> struct sz_pad { char b[S]; };
     nv_sz##S(const float4 *__restrict__ in, float *__restrict__ out, int nvec, sz_pad<S>) { \
         rows_body<0, false>(in, out, nvec); }
 NV_SZ(128) NV_SZ(256) NV_SZ(512) NV_SZ(896) NV_SZ(2048) NV_SZ(4000)
+/* d024: the f32 sum of [32,32,16,32,128] over (0, 2, 4), Inductor's
+   mapping (bench/NOTES.md v1.15): a block of 512 an output o (dims 1 and
+   3), a warp on a 512-byte row (dim 4), the block's 16 warps on the 16
+   rows of dim 2, and 32 steps, one a unit of dim 0 (8 MiB apart). ROLL:
+   U loads in flight to the end (load k + U issued as load k is added, the
+   shape of Triton's SASS); else batches of U, all U added before the next
+   batch is issued (the library's walk loop). Strides in float4 units. */
+template <int K, int U, bool ROLL>
+__device__ __forceinline__ void d024_body(const float4 *__restrict__ in, float *__restrict__ out) {
+    constexpr long S0 = 524288, S1 = 16384, S2 = 1024, S3 = 32;
+    constexpr int STEPS = 32;
+    const int o = blockIdx.x;
+    const float4 *p = in + (o >> 5) * S1 + (o & 31) * S3 + (threadIdx.x & 31) +
+                      (threadIdx.x >> 5) * S2;
+    unsigned long long pol = 0;
+    if constexpr (K == 2)
+        asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+    float4 v[U];
+    if constexpr (ROLL) {
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            v[u] = ld<K>(p + u * S0, pol);
+#pragma unroll
+        for (int k = 0; k < STEPS; ++k) {
+            acc.x += v[k % U].x;
+            acc.y += v[k % U].y;
+            acc.z += v[k % U].z;
+            acc.w += v[k % U].w;
+            if (k + U < STEPS)
+                v[k % U] = ld<K>(p + (k + U) * S0, pol);
+        }
+    } else {
+#pragma unroll 1
+        for (int k = 0; k < STEPS; k += U) {
+#pragma unroll
+            for (int u = 0; u < U; ++u)
+                v[u] = ld<K>(p + (k + u) * S0, pol);
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                acc.x += v[u].x;
+                acc.y += v[u].y;
+                acc.z += v[u].z;
+                acc.w += v[u].w;
+            }
+        }
+    }
+    block_sum_store<false>((acc.x + acc.y) + (acc.z + acc.w), out);
+}
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_d024(const float4 *__restrict__ in, float *__restrict__ out) { d024_body<0, 4, true>(in, out); }
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_d024_ef(const float4 *__restrict__ in, float *__restrict__ out) { d024_body<2, 4, true>(in, out); }
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_d024_batch(const float4 *__restrict__ in, float *__restrict__ out) { d024_body<0, 4, false>(in, out); }
+extern "C" __global__ void __launch_bounds__(512, 2)
+nv_d024_u8(const float4 *__restrict__ in, float *__restrict__ out) { d024_body<0, 8, true>(in, out); }
+extern "C" __global__ void __launch_bounds__(512, 1)
+nv_d024_u16(const float4 *__restrict__ in, float *__restrict__ out) { d024_body<0, 16, true>(in, out); }
 extern "C" __global__ void __launch_bounds__(512, 4) nv_empty(float *out) {
     if (out == nullptr && threadIdx.x == 1023)
         out[0] = 0.f;
@@ -281,7 +358,8 @@ def parse_args(argv):
     p.add_argument("--bench-bin", help="rt_bench binary to read the suite from (--list-json)")
     p.add_argument("--bench-json", help="rt_bench --json results instead of --bench-bin")
     p.add_argument("--filter", default="sum_32768x4096_d1",
-                   help="one case of the suite: an f32 sum over the last dim of a 2-d tensor")
+                   help="one case of the suite: an f32 sum over the last dim of a 2-d tensor, "
+                   "or d024's")
     p.add_argument("--calls", type=int, default=100, help="calls a series, each way")
     p.add_argument("--warmup", type=int, default=10)
     p.add_argument("--passes", type=int, default=3)
@@ -349,19 +427,104 @@ def main(argv):
         print("  %s: relative error %.3g against torch's result" % (aname, err))
     print("torch %s, triton %s on %s; case %s, %d input copies, %d calls a series" % (
         torch.__version__, triton.__version__, props.name, case["name"], ncopies, opts.calls))
+    d024 = (case["dtype"] == "f32" and case["op"] == "sum" and
+             case["shape"] == [32, 32, 16, 32, 128] and case["dims"] == [0, 2, 4] and
+             case["strides"] == [2097152, 65536, 4096, 128, 1])
     empties = {}
     if row_family:
         more, empties = probe_calls(opts, torch, triton, tl, t, case, stream, props)
         calls.update(more)
+    elif d024:
+        calls.update(d024_calls(opts, torch, triton, tl, t, stream, props))
     elif opts.only is None or not set(opts.only.split(",")) <= set(calls):
-        sys.exit("edge_probe: %s is not a row sum of 4096-float batches: --only may name %s"
-                 % (case["name"], ",".join(calls)))
+        sys.exit("edge_probe: %s is neither a row sum of 4096-float batches nor d024: --only "
+                 "may name %s" % (case["name"], ",".join(calls)))
     run_series(opts, torch, ncopies, calls, empties)
     torch.cuda.synchronize()
     for alib, actx in arm_libs:
         alib.destroy(actx)
     lib.destroy(ctx)
     return 0
+
+
+def nvcc_cubin(props, sass_dir):
+    """CUDA_SRC built by nvcc for this GPU (a copy kept in sass_dir)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "edge.cu")
+        with open(src, "w") as f:
+            f.write(CUDA_SRC)
+        cubin = os.path.join(tmp, "edge.cubin")
+        subprocess.run(["nvcc", "-cubin", "-O3", "-arch=sm_%d%d" % (props.major, props.minor),
+                        "-o", cubin, src], check=True)
+        with open(cubin, "rb") as f:
+            image = f.read()
+    if sass_dir:
+        with open(os.path.join(sass_dir, "edge_probe_nvcc.cubin"), "wb") as f:
+            f.write(image)
+    return image
+
+
+D024_NV = ("nv_d024", "nv_d024_ef", "nv_d024_batch", "nv_d024_u8", "nv_d024_u16")
+
+
+def d024_calls(opts, torch, triton, tl, t, stream, props):
+    """d024's probe kernels (CUDA_SRC's d024_body, and a Triton kernel of
+    Inductor's shape through Triton's launcher and through
+    cuLaunchKernel), on t's tensors, each checked against torch's sums."""
+    ncopies = len(t.views)
+    device = t.views[0].device
+    outs = [torch.empty(1024, dtype=torch.float32, device=device) for _ in range(ncopies)]
+    want = t.views[0].sum((0, 2, 4)).reshape(-1)
+    drv = Driver()
+    image = nvcc_cubin(props, opts.sass_dir)
+    nv = {n: drv.load(image, n) for n in D024_NV}
+
+    @triton.jit
+    def tri_d024(in_ptr, out_ptr, RB: tl.constexpr):
+        # Inductor's kernel for this case (bench/NOTES.md v1.15): a program
+        # an output, 16 warps, R0_BLOCK 2048 a step, evict-first loads.
+        o = tl.program_id(0)
+        base = (o // 32) * 65536 + (o % 32) * 128
+        acc = tl.zeros([RB], tl.float32)
+        for r0 in range(0, 65536, RB):
+            r = r0 + tl.arange(0, RB)
+            off = (r % 128) + 4096 * ((r // 128) % 16) + 2097152 * (r // 2048)
+            acc = acc + tl.load(in_ptr + base + off, eviction_policy="evict_first")
+        tl.store(out_ptr + o, tl.sum(acc, 0))
+
+    k = tri_d024[(1024,)](t.views[0], outs[0], RB=2048, num_warps=16)
+    torch.cuda.synchronize()
+    if k is None or not hasattr(k, "asm"):
+        sys.exit("edge_probe: this Triton returns no compiled kernel from a launch")
+    if opts.sass_dir:
+        with open(os.path.join(opts.sass_dir, "edge_probe_tri_d024.cubin"), "wb") as f:
+            f.write(k.asm["cubin"])
+    tri_fn = drv.load(k.asm["cubin"], k.name)
+    n_params = entry_params(k.asm["ptx"], k.name)
+
+    P = ctypes.c_void_p
+    in_ptrs = [P(v.data_ptr()) for v in t.views]
+    out_ptrs = [P(o.data_ptr()) for o in outs]
+    nulls = [P(0) for _ in range(8)]
+    calls = {
+        "tri_d024": lambda j: tri_d024[(1024,)](t.views[j], outs[j], RB=2048, num_warps=16),
+        "tri_d024_drv": drv.launcher(tri_fn, 1024, 512, k.metadata.shared, stream,
+                                     lambda j: [in_ptrs[j], out_ptrs[j]] +
+                                     nulls[:n_params - 2]),
+    }
+    for name in D024_NV:
+        calls[name] = drv.launcher(nv[name], 1024, 512, 0, stream,
+                                   lambda j: [in_ptrs[j], out_ptrs[j]])
+    for name, call in calls.items():
+        outs[0].zero_()
+        call(0)
+        torch.cuda.synchronize()
+        err = (outs[0] - want).abs().max().item() / want.abs().max().item()
+        if err > 1e-5:
+            sys.exit("edge_probe: %s's sums differ from torch's (relative %.3g)" % (name, err))
+    for name, fn in [("tri_d024", tri_fn)] + list(nv.items()):
+        print("  %-14s %s" % (name, drv.attrs(fn)))
+    return calls
 
 
 def probe_calls(opts, torch, triton, tl, t, case, stream, props):
@@ -373,22 +536,11 @@ def probe_calls(opts, torch, triton, tl, t, case, stream, props):
     outs = [torch.empty(rows, dtype=torch.float32, device=device) for _ in range(ncopies)]
     want = t.views[0].sum(1)
     drv = Driver()
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "edge.cu")
-        with open(src, "w") as f:
-            f.write(CUDA_SRC)
-        cubin = os.path.join(tmp, "edge.cubin")
-        subprocess.run(["nvcc", "-cubin", "-O3", "-arch=sm_%d%d" % (props.major, props.minor),
-                        "-o", cubin, src], check=True)
-        with open(cubin, "rb") as f:
-            nv_image = f.read()
+    nv_image = nvcc_cubin(props, opts.sass_dir)
     nv = {n: drv.load(nv_image, n) for n in
           ("nv_rows", "nv_unr", "nv_plain", "nv_l1ef", "nv_seq", "nv_rows_pad", "nv_rows_gc",
            "nv_rows_dyn", "nv_rows_gc_dyn", "nv_lines3", "nv_lines1", "nv_empty") +
           NV_AT_NAMES + NV_SZ_NAMES}
-    if opts.sass_dir:
-        with open(os.path.join(opts.sass_dir, "edge_probe_nvcc.cubin"), "wb") as f:
-            f.write(nv_image)
 
     @triton.jit
     def tri_rows(in_ptr, out_ptr, R: tl.constexpr):
