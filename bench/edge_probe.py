@@ -58,6 +58,13 @@ except d024 ([32,32,16,32,128] over (0, 2, 4), v1.53), which has its own:
                  drained before the next (the library's walk loop);
                  nv_d024_u8 / nv_d024_u16 rolling windows of 8 / 16 at 2 / 1
                  blocks a SM
+    nv_d024_rt   nv_d024_batch with the shape from its arguments (a division
+                 for the output's digits, strides, step and count: the
+                 library's uniform walk); nv_d024_rt_gc with them at the
+                 end of a ~900-byte argument block; nv_d024_rt_dyn also
+                 folding through 2048 bytes of dynamic shared memory;
+                 nv_d024_rt2 that in 512 blocks of two outputs each (one
+                 wave at 4 blocks a SM)
 
     python3 bench/edge_probe.py --lib build/libreduce_tensor.so \
         --bench-bin build/bench/rt_bench --filter sum_32768x4096_d1
@@ -287,6 +294,58 @@ extern "C" __global__ void __launch_bounds__(512, 2)
 nv_d024_u8(const float4 *__restrict__ in, float *__restrict__ out) { d024_body<0, 8, true>(in, out); }
 extern "C" __global__ void __launch_bounds__(512, 1)
 nv_d024_u16(const float4 *__restrict__ in, float *__restrict__ out) { d024_body<0, 16, true>(in, out); }
+/* The same mapping with the shape at run time, as the library holds it
+   (v1.53): the output's two kept digits from a division, strides, step and
+   count from the arguments, batches of 4 (count a multiple of 4: the
+   library's uniform walk). nv_d024_rt takes them as scalar arguments;
+   nv_d024_rt_gc at the far end of a ~900-byte __grid_constant__ block
+   (the library's argument block); nv_d024_rt_dyn also folds through
+   dynamic shared memory (the library launches d024 with 2048 bytes).
+   Strides in float4 units. */
+struct d024_rt { const float4 *in; float *out; long long so_hi, so_lo, s_warp, step;
+                 int kdiv, count; };
+struct d024_far { char pad[832]; d024_rt a; };
+template <bool DYN> __device__ __forceinline__ void d024_rt_body(const d024_rt &a,
+                                                                 int o = blockIdx.x) {
+    const int q = o / a.kdiv, r = o - q * a.kdiv;
+    const float4 *p = a.in + q * a.so_hi + r * a.so_lo + (threadIdx.x & 31) +
+                      (threadIdx.x >> 5) * a.s_warp;
+    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll 1
+    for (int k = 0; k < a.count; k += 4) {
+        float4 v[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+            v[u] = ld<0>(p + u * a.step, 0ull);
+        p += 4 * a.step;
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+            acc.x += v[u].x;
+            acc.y += v[u].y;
+            acc.z += v[u].z;
+            acc.w += v[u].w;
+        }
+    }
+    block_sum_store<DYN>((acc.x + acc.y) + (acc.z + acc.w), a.out + (o - (int)blockIdx.x));
+}
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_d024_rt(const float4 *in, float *out, long long so_hi, long long so_lo, long long s_warp,
+           long long step, int kdiv, int count) {
+    d024_rt_body<false>(d024_rt{in, out, so_hi, so_lo, s_warp, step, kdiv, count});
+}
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_d024_rt_gc(const __grid_constant__ d024_far f) { d024_rt_body<false>(f.a); }
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_d024_rt_dyn(const __grid_constant__ d024_far f) { d024_rt_body<true>(f.a); }
+/* nv_d024_rt2: half the blocks (512, one wave at 4 a SM), each reading
+   outputs b and b + 512 in turn: a block's start and fold paid once a
+   slot instead of twice. */
+extern "C" __global__ void __launch_bounds__(512, 4)
+nv_d024_rt2(const __grid_constant__ d024_far f) {
+    d024_rt_body<true>(f.a);
+    __syncthreads(); /* warp 0 has read the block's words */
+    d024_rt_body<true>(f.a, blockIdx.x + gridDim.x);
+}
 extern "C" __global__ void __launch_bounds__(512, 4) nv_empty(float *out) {
     if (out == nullptr && threadIdx.x == 1023)
         out[0] = 0.f;
@@ -465,6 +524,20 @@ def nvcc_cubin(props, sass_dir):
 
 
 D024_NV = ("nv_d024", "nv_d024_ef", "nv_d024_batch", "nv_d024_u8", "nv_d024_u16")
+D024_RT = ("nv_d024_rt", "nv_d024_rt_gc", "nv_d024_rt_dyn", "nv_d024_rt2")
+
+
+class D024Rt(ctypes.Structure):
+    """CUDA_SRC's d024_rt."""
+    _fields_ = [("inp", ctypes.c_void_p), ("out", ctypes.c_void_p),
+                ("so_hi", ctypes.c_longlong), ("so_lo", ctypes.c_longlong),
+                ("s_warp", ctypes.c_longlong), ("step", ctypes.c_longlong),
+                ("kdiv", ctypes.c_int), ("count", ctypes.c_int)]
+
+
+class D024Far(ctypes.Structure):
+    """CUDA_SRC's d024_far: d024_rt at the far end of ~900 bytes."""
+    _fields_ = [("pad", ctypes.c_char * 832), ("a", D024Rt)]
 
 
 def d024_calls(opts, torch, triton, tl, t, stream, props):
@@ -477,7 +550,7 @@ def d024_calls(opts, torch, triton, tl, t, stream, props):
     want = t.views[0].sum((0, 2, 4)).reshape(-1)
     drv = Driver()
     image = nvcc_cubin(props, opts.sass_dir)
-    nv = {n: drv.load(image, n) for n in D024_NV}
+    nv = {n: drv.load(image, n) for n in D024_NV + D024_RT}
 
     @triton.jit
     def tri_d024(in_ptr, out_ptr, RB: tl.constexpr):
@@ -515,6 +588,22 @@ def d024_calls(opts, torch, triton, tl, t, stream, props):
     for name in D024_NV:
         calls[name] = drv.launcher(nv[name], 1024, 512, 0, stream,
                                    lambda j: [in_ptrs[j], out_ptrs[j]])
+    # d024's shape in float4 units: dims 1 and 3 kept (16384, 32), a warp
+    # a row of dim 2 (1024), 32 steps of dim 0 (524288).
+    shape = dict(so_hi=16384, so_lo=32, s_warp=1024, step=524288, kdiv=32, count=32)
+    scalars = [[P(v.data_ptr()), P(o.data_ptr()), ctypes.c_longlong(16384),
+                ctypes.c_longlong(32), ctypes.c_longlong(1024), ctypes.c_longlong(524288),
+                ctypes.c_int(32), ctypes.c_int(32)] for v, o in zip(t.views, outs)]
+    far = [D024Far(a=D024Rt(inp=v.data_ptr(), out=o.data_ptr(), **shape))
+           for v, o in zip(t.views, outs)]
+    calls["nv_d024_rt"] = drv.launcher(nv["nv_d024_rt"], 1024, 512, 0, stream,
+                                       lambda j: scalars[j])
+    calls["nv_d024_rt_gc"] = drv.launcher(nv["nv_d024_rt_gc"], 1024, 512, 0, stream,
+                                          lambda j: [far[j]])
+    calls["nv_d024_rt_dyn"] = drv.launcher(nv["nv_d024_rt_dyn"], 1024, 512, 2048, stream,
+                                           lambda j: [far[j]])
+    calls["nv_d024_rt2"] = drv.launcher(nv["nv_d024_rt2"], 512, 512, 2048, stream,
+                                        lambda j: [far[j]])
     for name, call in calls.items():
         outs[0].zero_()
         call(0)
