@@ -326,6 +326,7 @@ template <bool DYN> __device__ __forceinline__ void d024_rt_body(const d024_rt &
             acc.w += v[u].w;
         }
     }
+    /* block_sum_store writes out[blockIdx.x]: shifted, it writes out[o]. */
     block_sum_store<DYN>((acc.x + acc.y) + (acc.z + acc.w), a.out + (o - (int)blockIdx.x));
 }
 extern "C" __global__ void __launch_bounds__(512, 4)
@@ -591,9 +592,10 @@ def d024_calls(opts, torch, triton, tl, t, stream, props):
     # d024's shape in float4 units: dims 1 and 3 kept (16384, 32), a warp
     # a row of dim 2 (1024), 32 steps of dim 0 (524288).
     shape = dict(so_hi=16384, so_lo=32, s_warp=1024, step=524288, kdiv=32, count=32)
-    scalars = [[P(v.data_ptr()), P(o.data_ptr()), ctypes.c_longlong(16384),
-                ctypes.c_longlong(32), ctypes.c_longlong(1024), ctypes.c_longlong(524288),
-                ctypes.c_int(32), ctypes.c_int(32)] for v, o in zip(t.views, outs)]
+    scalars = [[P(v.data_ptr()), P(o.data_ptr())] +
+               [ctypes.c_longlong(shape[k]) for k in ("so_hi", "so_lo", "s_warp", "step")] +
+               [ctypes.c_int(shape["kdiv"]), ctypes.c_int(shape["count"])]
+               for v, o in zip(t.views, outs)]
     far = [D024Far(a=D024Rt(inp=v.data_ptr(), out=o.data_ptr(), **shape))
            for v, o in zip(t.views, outs)]
     calls["nv_d024_rt"] = drv.launcher(nv["nv_d024_rt"], 1024, 512, 0, stream,
