@@ -235,6 +235,13 @@ template <int S> struct sz_pad { char b[S]; };
     nv_sz##S(const float4 *__restrict__ in, float *__restrict__ out, int nvec, sz_pad<S>) { \
         rows_body<0, false>(in, out, nvec); }
 NV_SZ(128) NV_SZ(256) NV_SZ(512) NV_SZ(896) NV_SZ(2048) NV_SZ(4000)
+/* acc += v, lane by lane (the d024 kernels' fold of one load). */
+__device__ __forceinline__ void add4(float4 &acc, const float4 &v) {
+    acc.x += v.x;
+    acc.y += v.y;
+    acc.z += v.z;
+    acc.w += v.w;
+}
 /* d024: the f32 sum of [32,32,16,32,128] over (0, 2, 4), Inductor's
    mapping (bench/NOTES.md v1.15): a block of 512 an output o (dims 1 and
    3), a warp on a 512-byte row (dim 4), the block's 16 warps on the 16
@@ -260,10 +267,7 @@ __device__ __forceinline__ void d024_body(const float4 *__restrict__ in, float *
             v[u] = ld<K>(p + u * S0, pol);
 #pragma unroll
         for (int k = 0; k < STEPS; ++k) {
-            acc.x += v[k % U].x;
-            acc.y += v[k % U].y;
-            acc.z += v[k % U].z;
-            acc.w += v[k % U].w;
+            add4(acc, v[k % U]);
             if (k + U < STEPS)
                 v[k % U] = ld<K>(p + (k + U) * S0, pol);
         }
@@ -274,12 +278,8 @@ __device__ __forceinline__ void d024_body(const float4 *__restrict__ in, float *
             for (int u = 0; u < U; ++u)
                 v[u] = ld<K>(p + (k + u) * S0, pol);
 #pragma unroll
-            for (int u = 0; u < U; ++u) {
-                acc.x += v[u].x;
-                acc.y += v[u].y;
-                acc.z += v[u].z;
-                acc.w += v[u].w;
-            }
+            for (int u = 0; u < U; ++u)
+                add4(acc, v[u]);
         }
     }
     block_sum_store<false>((acc.x + acc.y) + (acc.z + acc.w), out);
@@ -319,12 +319,8 @@ template <bool DYN> __device__ __forceinline__ void d024_rt_body(const d024_rt &
             v[u] = ld<0>(p + u * a.step, 0ull);
         p += 4 * a.step;
 #pragma unroll
-        for (int u = 0; u < 4; ++u) {
-            acc.x += v[u].x;
-            acc.y += v[u].y;
-            acc.z += v[u].z;
-            acc.w += v[u].w;
-        }
+        for (int u = 0; u < 4; ++u)
+            add4(acc, v[u]);
     }
     /* block_sum_store writes out[blockIdx.x]: shifted, it writes out[o]. */
     block_sum_store<DYN>((acc.x + acc.y) + (acc.z + acc.w), a.out + (o - (int)blockIdx.x));
