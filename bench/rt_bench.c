@@ -46,7 +46,8 @@ static const char usage[] =
     "                   stream-dependent the STREAM kernel's dependent fold kernel\n"
     "                   (the grid's last block folds again),\n"
     "                   whole-rows rule 14 (one tile of every output over packed rows),\n"
-    "                   pipelined rule 15 (the general kernel's pipelined strided and walk loops)\n"
+    "                   pipelined rule 15 (the general kernel's pipelined strided and walk loops),\n"
+    "                   lean-walk the LEAN walk kernel (d024's class through the general kernel)\n"
     "  --list-json      print the suite as JSON and exit (needs no GPU)\n";
 
 /* One case's buffers: nslots input and output copies it rotates through. */
@@ -295,7 +296,8 @@ static bool parse_kinds(const char *list, unsigned *mask) {
                  {"row-exact", RT__RULE_OFF_ROW_EXACT},
                  {"stream-dependent", RT__RULE_OFF_STREAM_DEPENDENT},
                  {"whole-rows", RT__RULE_OFF_WHOLE_ROWS},
-                 {"pipelined", RT__RULE_OFF_PIPELINED}};
+                 {"pipelined", RT__RULE_OFF_PIPELINED},
+                 {"lean-walk", RT__RULE_OFF_LEAN_WALK}};
     *mask = 0;
     for (const char *p = list; *p != '\0';) {
         const size_t len = strcspn(p, ",");

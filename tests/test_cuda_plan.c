@@ -240,6 +240,7 @@ typedef struct planner {
     char *where; /* the problem, for messages */
     rt_rng *rng; /* picks the elements check_index_map follows */
     int keyed;   /* keyed pieces seen */
+    int lean;    /* TUNED plans of the LEAN walk kernel's class seen */
 } planner;
 
 /* Pieces planned of one problem at most: a bound on the test's time, not
@@ -314,6 +315,75 @@ static void check_index_map(planner *pl, const rt__iter *piece) {
     }
 }
 
+/* The byte offset of operand op at reduced linear index r (dims below R)
+   and kept linear index o (dims R and up) of piece, digit by digit. */
+static int64_t iter_offset(const rt__iter *piece, int op, int64_t r, int64_t o) {
+    const int R = piece->num_reduce_dims;
+    int64_t off = 0;
+    for (int d = 0; d < R; d++) {
+        off += r % piece->shape[d] * piece->strides[op][d];
+        r /= piece->shape[d];
+    }
+    for (int d = R; d < piece->ndim; d++) {
+        off += o % piece->shape[d] * piece->strides[op][d];
+        o /= piece->shape[d];
+    }
+    return off;
+}
+
+/* Whether TUNED's general-kernel config c of piece (the call's only one
+   where first and last) is of the LEAN walk kernel's class
+   (rt__cuda_lean_walk_fits, as the executor packs it); where it is, the
+   block that kernel gets (rt__cuda_pack_lean) must address what the
+   general kernel's config means: the walk covers the reduced elements
+   once over (count x threads x vector = the piece's inputs a output), and
+   at sampled outputs, threads and steps the kernel's slice, first vector
+   and step land on the input offset of reduced index (tx input_mult[0] +
+   ty input_mult[1] + k step_input) vectors of output o, its output on
+   o's, vectors never straddling dim 0. */
+static bool check_lean(planner *pl, const rt__iter *piece, const rt__launch_config *c, bool first,
+                       bool last) {
+    const int vec = c->input_vec_size;
+    if (c->kernel != RT__KERNEL_GENERAL || vec < 1)
+        return false;
+    rt__kernel_args a;
+    memset(&a, 0, sizeof a);
+    rt__cuda_pack_iter(piece, &a);
+    rt__cuda_pack_config(c, &a);
+    rt__cuda_pack_walk(piece, c, vec, &a);
+    a.first = first;
+    a.last = last;
+    if (!rt__cuda_lean_walk_fits(c, &a))
+        return false;
+    rt__walk_args w;
+    rt__cuda_pack_lean(&a, &w);
+    if ((int64_t)w.count * c->num_threads * vec != piece->inputs_per_output)
+        fail_msg("LEAN walk: %u steps x %d threads x %d a vector, not %lld inputs, of %s", w.count,
+                 c->num_threads, vec, (long long)piece->inputs_per_output, pl->where);
+    for (int k = 0; k < 64; k++) {
+        const int64_t o = rt_rng_range(pl->rng, 0, piece->num_outputs - 1);
+        const int64_t tx = rt_rng_range(pl->rng, 0, c->block[0] - 1);
+        const int64_t ty = rt_rng_range(pl->rng, 0, c->block[1] - 1);
+        const int64_t step = rt_rng_range(pl->rng, 0, (int64_t)w.count - 1);
+        const int64_t r =
+            (tx * c->input_mult[0] + ty * c->input_mult[1] + step * c->step_input) * vec;
+        const int64_t d0 = o % w.div0.divisor, d1 = o / w.div0.divisor;
+        const int64_t in = d0 * w.in_strides[0] + d1 * w.in_strides[1] + tx * w.lin[0] +
+                           ty * w.lin[1] + step * w.step;
+        const int64_t out = d0 * w.out_strides[0] + d1 * w.out_strides[1];
+        if (r + vec > piece->inputs_per_output || r % piece->shape[0] + vec > piece->shape[0] ||
+            in != iter_offset(piece, RT__ITER_IN, r, o) ||
+            out != iter_offset(piece, RT__ITER_OUT, 0, o))
+            fail_msg("LEAN walk: output %lld, thread (%lld, %lld), step %lld: input %lld, output "
+                     "%lld bytes; the iter says %lld, %lld (reduced index %lld), of %s",
+                     (long long)o, (long long)tx, (long long)ty, (long long)step, (long long)in,
+                     (long long)out, (long long)iter_offset(piece, RT__ITER_IN, r, o),
+                     (long long)iter_offset(piece, RT__ITER_OUT, 0, o), (long long)r, pl->where);
+    }
+    pl->lean++;
+    return true;
+}
+
 static rt_status plan_piece(void *user, const rt__iter *piece, bool first, bool last) {
     planner *pl = user;
     pl->partial = pl->partial || !first || !last;
@@ -356,6 +426,8 @@ static rt_status plan_piece(void *user, const rt__iter *piece, bool first, bool 
         assert_true(staging >= 0 && sems >= 0);
         if (c.kernel == RT__KERNEL_GENERAL && !rt__config_global_reduce(&c))
             assert_true(staging == 0 && sems == 0);
+        if (policies[k] == RT_POLICY_TUNED && !rt__iter_index_keyed(piece))
+            (void)check_lean(pl, piece, &c, first, last);
     }
     return RT_OK;
 }
@@ -388,7 +460,8 @@ static rt__device_props device_model(int k) {
 
 /* Plans every piece of pb; returns true when it had more than MAX_PIECES.
    Adds the keyed pieces it checked to *keyed. */
-static bool plan_problem(rt_context *cpu, rt_rng *r, const rt_case *pb, char *where, int *keyed) {
+static bool plan_problem(rt_context *cpu, rt_rng *r, const rt_case *pb, char *where, int *keyed,
+                         int *lean) {
     rt_reduce_args a;
     rt_case_args(pb, &a);
     rt__problem prob;
@@ -418,7 +491,7 @@ static bool plan_problem(rt_context *cpu, rt_rng *r, const rt_case *pb, char *wh
     const int noffs = (int)(sizeof offs / sizeof offs[0]);
     const rt__device_props dev = device_model((int)rt_rng_range(r, 0, 3));
 
-    planner pl = {&traits, &dev, 0, false, 0, false, where, r, 0};
+    planner pl = {&traits, &dev, 0, false, 0, false, where, r, 0, 0};
     pl.kinds_off = rt_rng_chance(r, 0.6) ? 0 : offs[rt_rng_range(r, 1, noffs - 1)];
     /* The executor's limit, or a small one that cuts small tensors too
        (the GPU split tests' rt__context_set_split_limit). */
@@ -440,6 +513,7 @@ static bool plan_problem(rt_context *cpu, rt_rng *r, const rt_case *pb, char *wh
     if (s != RT_OK && !pl.capped)
         fail_msg("the split failed (%s): %s", rt_status_name(s), where);
     *keyed += pl.keyed;
+    *lean += pl.lean;
     return pl.capped;
 }
 
@@ -459,7 +533,7 @@ static void test_random_plans_pass_the_launch_check(void **state) {
     assert_int_equal(rt_context_create(&cpu, RT_DEVICE_CPU, 0), RT_OK);
     const int cases = env_int("RT_TEST_CASES", 6000);
     const bool trace = getenv("RT_TEST_TRACE") != NULL; /* each problem, before it is planned */
-    int split = 0, capped = 0, keyed = 0;
+    int split = 0, capped = 0, keyed = 0, lean = 0;
     for (int i = 0; i < cases; i++) {
         rt_rng r;
         rt_rng_seed(&r, 0x9a11c0ffeeull + (uint64_t)i);
@@ -469,7 +543,7 @@ static void test_random_plans_pass_the_launch_check(void **state) {
         rt_case_describe(&pb, where, sizeof where);
         if (trace)
             fprintf(stderr, "%s\n", where);
-        capped += plan_problem(cpu, &r, &pb, where, &keyed);
+        capped += plan_problem(cpu, &r, &pb, where, &keyed, &lean);
         int64_t n = 1;
         for (int d = 0; d < pb.in.ndim; d++)
             n *= pb.in.shape[d];
@@ -477,8 +551,8 @@ static void test_random_plans_pass_the_launch_check(void **state) {
     }
     print_message("[ plans    ] %d random problems, %d of them over 2^31 elements, %d cut "
                   "into more than %d pieces (planned up to there); %d keyed pieces' index "
-                  "maps checked\n",
-                  cases, split, capped, MAX_PIECES, keyed);
+                  "maps checked; %d plans of the LEAN walk kernel's class\n",
+                  cases, split, capped, MAX_PIECES, keyed, lean);
     rt_context_destroy(cpu);
     munmap(slots, 4 * SLOT_BYTES);
 }
@@ -498,10 +572,102 @@ static void test_keyed_lookup(void **state) {
         }
 }
 
+/* d024's family by hand ([S, 32, 16, 32, 128] over (0, 2, 4), as in
+   the suite), planned by TUNED on the H100 model: which are of the LEAN
+   walk kernel's class (check_lean, which also checks their addresses).
+   The kept dims' order in memory, keepdim and the output's strides move
+   only the kept digits' strides; a count that is no whole number of
+   windows (24 steps) leaves the class; f64 plans fit it too, but only
+   f32 sums and means have the kernel (rt__walk_lookup). */
+static void test_lean_plans(void **state) {
+    (void)state;
+    static const struct {
+        const char *name;
+        rt_op op;
+        rt_dtype dt;
+        int64_t steps;   /* extent of dim 0 */
+        bool swap;       /* kept dims 1 and 3 swapped in memory */
+        bool keepdim;
+        bool fits;
+    } cases[] = {
+        {"d024", RT_OP_SUM, RT_F32, 32, false, false, true},
+        {"d024 mean, keepdim", RT_OP_MEAN, RT_F32, 32, false, true, true},
+        {"d024, kept dims swapped in memory", RT_OP_SUM, RT_F32, 32, true, false, true},
+        {"64 steps", RT_OP_SUM, RT_F32, 64, false, false, true},
+        {"24 steps", RT_OP_SUM, RT_F32, 24, false, false, false},
+        {"f64", RT_OP_SUM, RT_F64, 32, false, false, true},
+    };
+    void *slots = mmap(NULL, 4 * SLOT_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
+    if (slots == MAP_FAILED)
+        fail_msg("no %llu bytes of address space to reserve", (unsigned long long)(4 * SLOT_BYTES));
+    g_slots = (uintptr_t)slots;
+    rt_context *cpu = NULL;
+    assert_int_equal(rt_context_create(&cpu, RT_DEVICE_CPU, 0), RT_OK);
+    const rt__device_props dev = device_model(1);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rt_rng r;
+        rt_rng_seed(&r, 0x1ea11ull + i);
+        rt_case pb;
+        memset(&pb, 0, sizeof pb);
+        pb.op = cases[i].op;
+        pb.keepdim = cases[i].keepdim;
+        rt_tensor *in = &pb.in;
+        in->dtype = cases[i].dt;
+        in->ndim = 5;
+        const int64_t shape[5] = {cases[i].steps, 32, 16, 32, 128};
+        memcpy(in->shape, shape, sizeof shape);
+        /* Row-major, or with dims 1 and 3 trading places in memory. */
+        int order[5] = {0, 1, 2, 3, 4};
+        if (cases[i].swap) {
+            order[1] = 3;
+            order[3] = 1;
+        }
+        int64_t st = 1;
+        for (int k = 4; k >= 0; k--) {
+            in->strides[order[k]] = st;
+            st *= shape[order[k]];
+        }
+        in->data = (void *)BASE_IN;
+        pb.ndims = 3;
+        pb.dims[0] = 0;
+        pb.dims[1] = 2;
+        pb.dims[2] = 4;
+        int out_ndim;
+        int64_t out_shape[RT_MAX_DIMS];
+        assert_int_equal(rt_reduce_shape(in, pb.dims, pb.ndims, pb.keepdim, &out_ndim, out_shape),
+                         RT_OK);
+        make_output(&r, cases[i].dt, out_ndim, out_shape, BASE_OUT, &pb.out);
+        rt_reduce_args a;
+        rt_case_args(&pb, &a);
+        rt__problem prob;
+        assert_int_equal(rt__problem_init(cpu, &a, &prob), RT_OK);
+        rt__iter it;
+        rt__iter_build(&prob, true, &it);
+        rt__op_traits traits =
+            rt__op_traits_for(prob.op, prob.in.dtype, prob.out.dtype, false, prob.p);
+        rt__launch_config c;
+        assert_int_equal(rt__config_compute(&it, &traits, &dev, RT_POLICY_TUNED, &c), RT_OK);
+        planner pl = {&traits, &dev, 0, false, 0, false, (char *)cases[i].name, &r, 0, 0};
+        if (check_lean(&pl, &it, &c, true, true) != cases[i].fits)
+            fail_msg("%s: %s the LEAN walk kernel's class", cases[i].name,
+                     cases[i].fits ? "not of" : "of");
+        /* A split piece never is. */
+        assert_false(check_lean(&pl, &it, &c, false, true));
+    }
+    assert_non_null(rt__walk_lookup(RT__FAM_SUM, RT_F32));
+    assert_null(rt__walk_lookup(RT__FAM_SUM, RT_F64));
+    assert_null(rt__walk_lookup(RT__FAM_SUM, RT_BF16));
+    assert_null(rt__walk_lookup(RT__FAM_MAX, RT_F32));
+    rt_context_destroy(cpu);
+    munmap(slots, 4 * SLOT_BYTES);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_plans_pass_the_launch_check),
         cmocka_unit_test(test_keyed_lookup),
+        cmocka_unit_test(test_lean_plans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -314,6 +314,165 @@ static void test_exact_strides(void **state) {
         assert_int_equal(a.exact_strides[s], 0);
 }
 
+/* d024 whole: [32,32,16,32,128] f32 over (0, 2, 4), reduced [128, 16,
+   32] (4 B, 16 KiB, 8 MiB), kept [32, 32] (512 B and 256 KiB in the
+   input; 4 B and 128 B in the output), and its launch: 1024 blocks of 32
+   x 16, input_mult {1, 32}, 512 vectors of 4 a step. */
+static rt__iter d024_iter(void) {
+    const int64_t shape[3] = {128, 16, 32}, strides[3] = {4, 16384, 8388608};
+    rt__iter it = iter_of(3, shape, strides);
+    it.ndim = 5;
+    it.shape[3] = 32;
+    it.shape[4] = 32;
+    it.strides[RT__ITER_IN][3] = 512;
+    it.strides[RT__ITER_IN][4] = 262144;
+    it.strides[RT__ITER_OUT][3] = 4;
+    it.strides[RT__ITER_OUT][4] = 128;
+    it.num_outputs = 1024;
+    return it;
+}
+
+static rt__launch_config d024_config(void) {
+    rt__launch_config c = blocks_of(512, 32, 16, 1, 1, 32, 0);
+    c.grid[0] = 1024;
+    c.num_threads = 512;
+    c.ctas_per_output = 1;
+    c.step_output = 1;
+    c.output_vec_size = 1;
+    c.input_vec_size = 4;
+    return c;
+}
+
+/* The general kernel's arguments for it and c as the executor packs a
+   call's only piece. */
+static rt__kernel_args packed(const rt__iter *it, const rt__launch_config *c) {
+    rt__kernel_args a;
+    memset(&a, 0x5a, sizeof a);
+    rt__cuda_pack_iter(it, &a);
+    rt__cuda_pack_config(c, &a);
+    rt__cuda_pack_walk(it, c, 4, &a);
+    a.first = 1;
+    a.last = 1;
+    return a;
+}
+
+/* The LEAN walk kernel's class (rt__cuda_lean_walk_fits) and its block
+   (rt__cuda_pack_lean): d024 takes it, with the uniform walk's terms and
+   the two kept digits' strides; each condition broken alone leaves it. */
+static void test_lean_class(void **state) {
+    (void)state;
+    rt__iter it = d024_iter();
+    rt__launch_config c = d024_config();
+    rt__kernel_args a = packed(&it, &c);
+    assert_true(rt__cuda_lean_walk_fits(&c, &a));
+    rt__walk_args w;
+    memset(&w, 0x5a, sizeof w);
+    rt__cuda_pack_lean(&a, &w);
+    assert_ptr_equal(w.in, a.in);
+    assert_ptr_equal(w.out, a.out);
+    assert_null(w.idx);
+    assert_null(w.acc);
+    assert_int_equal(w.lin[0], 16);
+    assert_int_equal(w.lin[1], 16384);
+    assert_int_equal(w.step, 8388608);
+    assert_int_equal(w.count, 32);
+    assert_int_equal(w.div0.divisor, 32);
+    assert_int_equal(w.in_strides[0], 512);
+    assert_int_equal(w.in_strides[1], 262144);
+    assert_int_equal(w.out_strides[0], 4);
+    assert_int_equal(w.out_strides[1], 128);
+    assert_int_equal(w.first, 1);
+    assert_int_equal(w.last, 1);
+    assert_int_equal(w.index_base, 0);
+
+    /* One kept dim: digit 1 is 0 (div0 its extent, stride 0). */
+    rt__iter one = it;
+    one.ndim = 4;
+    one.num_outputs = 32;
+    rt__launch_config c1 = d024_config();
+    c1.grid[0] = 32;
+    rt__kernel_args a1 = packed(&one, &c1);
+    assert_true(rt__cuda_lean_walk_fits(&c1, &a1));
+    rt__cuda_pack_lean(&a1, &w);
+    assert_int_equal(w.div0.divisor, 32);
+    assert_int_equal(w.in_strides[1], 0);
+    assert_int_equal(w.out_strides[1], 0);
+
+    /* A split piece (first or last 0, an ACC operand), an index operand. */
+    rt__kernel_args b = a;
+    b.first = 0;
+    assert_false(rt__cuda_lean_walk_fits(&c, &b));
+    b = a;
+    b.last = 0;
+    assert_false(rt__cuda_lean_walk_fits(&c, &b));
+    b = a;
+    b.acc = (char *)&b;
+    assert_false(rt__cuda_lean_walk_fits(&c, &b));
+    b = a;
+    b.idx = (char *)&b;
+    assert_false(rt__cuda_lean_walk_fits(&c, &b));
+    /* Walks off: every offset divided. */
+    b = a;
+    b.walk = 0;
+    assert_false(rt__cuda_lean_walk_fits(&c, &b));
+
+    /* 24 steps a thread (dim 2 of 24): not whole windows of 16. */
+    rt__iter it24 = it;
+    it24.shape[2] = 24;
+    it24.inputs_per_output = 128 * 16 * 24;
+    rt__kernel_args a24 = packed(&it24, &c);
+    assert_int_equal(a24.walk_count, 24);
+    assert_false(rt__cuda_lean_walk_fits(&c, &a24));
+
+    /* 256-thread blocks: digit 1 moves (period 2): not of the class. */
+    rt__launch_config c256 = d024_config();
+    c256.block[1] = 8;
+    c256.num_threads = 256;
+    c256.step_input = 256;
+    rt__kernel_args a256 = packed(&it, &c256);
+    assert_int_not_equal(a256.walk_count, 0);
+    assert_int_equal(a256.walk_period, 2);
+    assert_false(rt__cuda_lean_walk_fits(&c256, &a256));
+
+    /* Blocks split over grid.y; lanes or rows not splitting the reduced
+       index; outputs a thread or a block; a chunked split; the strided
+       path; a grid that does not cover one output a block. */
+    rt__launch_config d = d024_config();
+    d.grid[1] = 2;
+    d.ctas_per_output = 2;
+    d.input_mult[2] = 256;
+    b = packed(&it, &d);
+    assert_false(rt__cuda_lean_walk_fits(&d, &b));
+    d = d024_config();
+    d.input_mult[1] = 0;
+    assert_false(rt__cuda_lean_walk_fits(&d, &a));
+    d = d024_config();
+    d.output_vec_size = 2;
+    assert_false(rt__cuda_lean_walk_fits(&d, &a));
+    d = d024_config();
+    d.output_mult[1] = 1;
+    assert_false(rt__cuda_lean_walk_fits(&d, &a));
+    d = d024_config();
+    d.step_output = 2;
+    assert_false(rt__cuda_lean_walk_fits(&d, &a));
+    d = d024_config();
+    d.input_chunked = true;
+    assert_false(rt__cuda_lean_walk_fits(&d, &a));
+    d = d024_config();
+    d.vectorize_input = false;
+    assert_false(rt__cuda_lean_walk_fits(&d, &a));
+    d = d024_config();
+    d.grid[0] = 512;
+    assert_false(rt__cuda_lean_walk_fits(&d, &a));
+    d = d024_config();
+    d.kernel = RT__KERNEL_ROWS;
+    assert_false(rt__cuda_lean_walk_fits(&d, &a));
+    /* Three kept dims. */
+    b = a;
+    b.out_ndim = 3;
+    assert_false(rt__cuda_lean_walk_fits(&c, &b));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_whole_units),
@@ -324,6 +483,7 @@ int main(void) {
         cmocka_unit_test(test_uniform),
         cmocka_unit_test(test_uniform_wraps),
         cmocka_unit_test(test_exact_strides),
+        cmocka_unit_test(test_lean_class),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

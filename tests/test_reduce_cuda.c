@@ -1344,6 +1344,66 @@ static void test_walks(void **state) {
     print_message("walk cases: %zu\n", n);
 }
 
+/* The LEAN walk kernel (reduce_walk.cu): d024's class, one output a
+   block over a uniform walk of whole units of the slowest reduced dim,
+   16 loads a thread in flight. [S,K,16,8,128] over (0,2,4): blocks of 32
+   x 16, a step of 512 vectors = one unit of dim 0 (2048 floats), S steps
+   a thread: 16 (one window, the loop not entered) and 32 (the loop
+   once); sum, mean, and a sum into f64. Planned on 16 SMs, so that 64 and
+   128 blocks are the 4 waves the executor asks for (cuda_exec.c
+   lean_walk); TUNED keeps one block an output there (test_cuda_plan's
+   test_lean_plans plans these shapes on the H100 and H200 models). Each
+   runs through the kernel, checked against the reference, twice to the
+   same bits (the second replays the plan memo), then through the general
+   kernel with the rule off: the reference again, and the hook says which
+   kernel the executor took. */
+static void test_lean_walk(void **state) {
+    (void)state;
+    static const branch_case k_lean[] = {
+        {"lean: f32 sum, 16 steps", RT_OP_SUM, RT_F32, RT_F32, 5, {16, 8, 16, 8, 128}, 3, {0, 2, 4},
+         0, false, 0, 1, 1, 1, 1, 0},
+        {"lean: f32 mean, 32 steps", RT_OP_MEAN, RT_F32, RT_F32, 5, {32, 16, 16, 8, 128}, 3,
+         {0, 2, 4}, 0, false, 0, 1, 1, 1, 1, 0},
+        {"lean: f32 sum to f64, 32 steps", RT_OP_SUM, RT_F32, RT_F64, 5, {32, 16, 16, 8, 128}, 3,
+         {0, 2, 4}, 0, false, 0, 1, 1, 1, 1, 0},
+    };
+    const int own_sms = case_plan_sms(g_gpu, 16);
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    for (size_t i = 0; i < sizeof k_lean / sizeof k_lean[0]; i++) {
+        const branch_case *b = &k_lean[i];
+        rt_case c;
+        make_branch_case(&c, b, 0x1ea40000ull + i);
+        rt__problem pb;
+        rt__iter it;
+        rt__launch_config cfg = case_plan(g_gpu, &c, &d, RT_POLICY_TUNED, &pb, &it);
+        expect_field(b->name, "the LEAN walk kernel", 1, rt__cuda_lean_walk(g_gpu, &pb, &it, &cfg));
+        free(check_tuned_case(b, &c, 32, 0, RT__KERNEL_GENERAL, &d));
+        assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__RULE_OFF_LEAN_WALK), RT_OK);
+        cfg = case_plan(g_gpu, &c, &d, RT_POLICY_TUNED, &pb, &it);
+        expect_field(b->name, "rule off: the general kernel", 0,
+                     rt__cuda_lean_walk(g_gpu, &pb, &it, &cfg));
+        free(check_tuned_case(b, &c, 32, 0, RT__KERNEL_GENERAL, &d));
+        assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
+        rt_case_free(&c);
+    }
+    /* On the device's own SMs the first shape is under 4 waves of one
+       block a SM (64 blocks): the general kernel. */
+    case_plan_sms(g_gpu, own_sms);
+    if (own_sms > 16) {
+        rt_case c;
+        make_branch_case(&c, &k_lean[0], 0x1ea4ff00ull);
+        rt__problem pb;
+        rt__iter it;
+        const rt__launch_config cfg = case_plan(g_gpu, &c, &d, RT_POLICY_TUNED, &pb, &it);
+        expect_field(k_lean[0].name, "own SMs: the general kernel", 0,
+                     rt__cuda_lean_walk(g_gpu, &pb, &it, &cfg));
+        rt_case_free(&c);
+    }
+    dev_case_free(&d);
+    print_message("lean walk cases: %zu\n", sizeof k_lean / sizeof k_lean[0]);
+}
+
 static void test_tuned_paths(void **state) {
     (void)state;
     dev_case d;
@@ -2008,6 +2068,7 @@ int main(void) {
         cmocka_unit_test_setup(test_tuned_paths, fresh_kinds),
         cmocka_unit_test_setup(test_tuned_pipelined, fresh_kinds),
         cmocka_unit_test_setup(test_walks, fresh_kinds),
+        cmocka_unit_test_setup(test_lean_walk, fresh_kinds),
         cmocka_unit_test_setup(test_cols, fresh_kinds),
         cmocka_unit_test_setup(test_tiny, fresh_kinds),
         cmocka_unit_test_setup(test_stream, fresh_kinds),

@@ -192,6 +192,10 @@ typedef enum rt__kernel_kind {
    bits above the kinds are spent; from here they go down from bit 15,
    which leaves bits 4 up to the lowest rule bit to new kernel kinds. */
 #define RT__RULE_OFF_PIPELINED (1u << 15)
+/* The LEAN walk kernel (reduce_walk.cu; the executor's choice, cuda_exec.c
+   lean_walk, as the walk itself is): its plans through the general
+   kernel again. */
+#define RT__RULE_OFF_LEAN_WALK (1u << 14)
 
 /* The TINY kernel's largest block (its launch bound) and the largest run
    the config gives it, in bytes: read by the config (tuned_tiny.c), its

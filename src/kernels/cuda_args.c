@@ -532,3 +532,46 @@ void rt__divmod_init(rt__divmod *dm, uint32_t d) {
     dm->magic = (uint32_t)magic;
     dm->shift = shift;
 }
+
+bool rt__cuda_lean_walk_fits(const rt__launch_config *c, const rt__kernel_args *a) {
+    /* One output a block (output_mult 0, a step of one), its reduced
+       index split over lanes and rows (input_mult[0], [1]) and not over
+       blocks; whole warps; the vector path over several reduced dims
+       with a uniform walk of whole units of the slowest (no digit 0,
+       period 0), every thread the same count of whole windows. */
+    return c->kernel == RT__KERNEL_GENERAL && c->output_vec_size == 1 && c->vectorize_input &&
+           c->input_mult[0] != 0 && c->input_mult[1] != 0 && c->input_mult[2] == 0 &&
+           c->ctas_per_output == 1 && c->grid[1] == 1 && !c->input_chunked &&
+           c->output_mult[0] == 0 && c->output_mult[1] == 0 && c->step_output == 1 &&
+           c->num_threads == c->block[0] * c->block[1] && c->num_threads % 32 == 0 &&
+           c->num_threads <= 512 && (int64_t)c->grid[0] == (int64_t)a->num_outputs &&
+           a->in_ndim >= 2 && a->out_ndim <= 2 && a->walk && a->walk_digit == 0 &&
+           a->walk_period == 0 && a->walk_count > 0 && a->walk_count % RT__LEAN_WALK_LOADS == 0 &&
+           a->first && a->last && a->acc == NULL && a->idx == NULL;
+}
+
+void rt__cuda_pack_lean(const rt__kernel_args *a, rt__walk_args *w) {
+    memset(w, 0, sizeof *w);
+    w->in = a->in;
+    w->out = a->out;
+    w->lin[0] = a->walk_lin[0];
+    w->lin[1] = a->walk_lin[1];
+    w->step = a->walk_step;
+    w->count = a->walk_count;
+    /* Output o: digit 0 o % size 0, digit 1 o / size 0 (none kept: 0, 0). */
+    if (a->out_ndim > 0)
+        w->div0 = a->out_sizes[0];
+    else
+        rt__divmod_init(&w->div0, 1);
+    for (int d = 0; d < a->out_ndim && d < 2; d++) {
+        w->in_strides[d] = a->out_strides[d][RT__OUT_SLOT_IN];
+        w->out_strides[d] = a->out_strides[d][RT__OUT_SLOT_OUT];
+    }
+    w->out_dtype = a->out_dtype;
+    w->op_mode = a->op_mode;
+    w->first = a->first;
+    w->last = a->last;
+    w->index_base = a->index_base;
+    w->param0 = a->param0;
+    w->param1 = a->param1;
+}

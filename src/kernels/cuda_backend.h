@@ -192,6 +192,12 @@ rt_status rt__cuda_op_traits(rt_context *ctx, const rt__problem *pb, rt__op_trai
 rt_status rt__cuda_walk(const rt__problem *pb, const rt__iter *it, const rt__launch_config *c,
                         int32_t walk[5]);
 
+/* Test hook: whether the executor sends the one-piece plan of pb (iter it,
+   general-kernel config c) on ctx to the LEAN walk kernel (cuda_exec.c
+   lean_walk: its kinds_off and device count too). */
+bool rt__cuda_lean_walk(rt_context *ctx, const rt__problem *pb, const rt__iter *it,
+                        const rt__launch_config *c);
+
 #ifdef __cplusplus
 }
 #endif

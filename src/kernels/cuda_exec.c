@@ -24,6 +24,7 @@ typedef struct plan {
     rt__launch_fn rows; /* the entry's RT__KERNEL_ROWS launch */
     rt__tiny_launch_fn tiny; /* and its RT__KERNEL_TINY one */
     rt__keyed_launch_fn keyed; /* its general kernel over keyed pieces, or NULL */
+    rt__launch_fn walk;  /* its LEAN walk kernel (reduce_walk.cu), or NULL */
     rt__op_traits traits;
     rt_policy policy;
     rt__kernel_args proto; /* the op's fields; the rest is per piece */
@@ -172,6 +173,19 @@ static rt_status tiny_launch(const plan *p, const rt__iter *piece, bool first, b
     return s;
 }
 
+/* Whether the general kernel's plan (config c, packed arguments a) goes
+   to the LEAN walk kernel instead (reduce_walk.cu, launch.h says why):
+   the op has one, the plan is of its class, the rule is on, and the grid
+   is at least 4 waves of its one block a SM. d024 ([32,32,16,32,128] over
+   (0, 2, 4), 1024 blocks) is the suite's one case of the class: H100,
+   bench/NOTES.md v1.54. Fewer blocks are unmeasured: a wave of one block
+   a SM leaves more of a tail idle than the general kernel's four. */
+static bool lean_walk(const plan *p, const rt__launch_config *c, const rt__kernel_args *a) {
+    return p->walk != NULL && !(p->ctx->kinds_off & RT__RULE_OFF_LEAN_WALK) &&
+           c->grid[0] >= 4 * (int64_t)p->ctx->cuda->props.num_sms &&
+           rt__cuda_lean_walk_fits(c, a);
+}
+
 static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, bool last,
                               const piece_needs *n) {
     const struct rt__cuda_state *st = p->ctx->cuda;
@@ -203,7 +217,9 @@ static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, 
         return rt__cuda_status(p->keyed(&a, &m, &n->cfg, (size_t)n->shared, p->stream,
                                         p->ctx->device_index));
     }
-    const rt__launch_fn launch = n->cfg.kernel == RT__KERNEL_ROWS ? p->rows : p->entry->launch;
+    rt__launch_fn launch = n->cfg.kernel == RT__KERNEL_ROWS ? p->rows : p->entry->launch;
+    if (lean_walk(p, &n->cfg, &a))
+        launch = p->walk;
     RT_RETURN_IF(launch == NULL, RT_ERR_INTERNAL);
     const rt_status s = rt__cuda_status(launch(&a, &n->cfg, (size_t)n->shared, p->stream,
                                                p->ctx->device_index));
@@ -294,6 +310,28 @@ rt_status rt__cuda_walk(const rt__problem *pb, const rt__iter *it, const rt__lau
     return RT_OK;
 }
 
+bool rt__cuda_lean_walk(rt_context *ctx, const rt__problem *pb, const rt__iter *it,
+                        const rt__launch_config *c) {
+    const rt__kernel_entry *entry = rt__kernel_lookup(family_of(pb), pb->in.dtype);
+    if (entry == NULL || ctx == NULL || ctx->cuda == NULL)
+        return false;
+    plan p;
+    memset(&p, 0, sizeof p);
+    p.ctx = ctx;
+    p.walk = rt__walk_lookup(family_of(pb), pb->in.dtype);
+    /* As piece_launch packs a piece that is the call's only one. */
+    rt__kernel_args a;
+    memset(&a, 0, sizeof a);
+    rt__cuda_pack_iter(it, &a);
+    rt__cuda_pack_config(c, &a);
+    rt__cuda_pack_walk(it, c, entry->input_vec, &a);
+    if (ctx->kinds_off & RT__RULE_OFF_WALK)
+        a.walk = 0;
+    a.first = 1;
+    a.last = 1;
+    return lean_walk(&p, c, &a);
+}
+
 rt_status rt__cuda_op_traits(rt_context *ctx, const rt__problem *pb, rt__op_traits *traits) {
     const rt__kernel_entry *entry;
     rt__launch_fn rows;
@@ -308,6 +346,7 @@ static rt_status run_reduce(rt_context *ctx, const rt__problem *pb, rt__iter *it
     p.pb = pb;
     RT_FORWARD_IF_ERROR(op_kernels(ctx, pb, &p.entry, &p.rows, &p.tiny, &p.traits));
     p.keyed = rt__keyed_lookup(family_of(pb), pb->in.dtype);
+    p.walk = rt__walk_lookup(family_of(pb), pb->in.dtype);
     p.policy = pb->policy;
     p.stream = (cudaStream_t)ctx->stream;
     op_fields(pb, &p.proto);

@@ -2,7 +2,8 @@
  * Host dispatch: (family, input dtype) -> what its instantiations export,
  * one case per row of RT__FOR_EACH_KERNEL, the list the .cu files
  * instantiate: the general kernel's entry and the ROWS and TINY launches;
- * and the keyed general kernels of RT__FOR_EACH_KEYED_KERNEL.
+ * the keyed general kernels of RT__FOR_EACH_KEYED_KERNEL; and the LEAN walk
+ * kernels of RT__FOR_EACH_WALK_KERNEL.
  */
 #include "launch.h"
 
@@ -58,6 +59,18 @@ rt__keyed_launch_fn rt__keyed_lookup(rt__family family, rt_dtype in_dtype) {
         return rt__keyed_##fam##_##sfx;
         RT__FOR_EACH_KEYED_KERNEL(RT__KEYED_CASE)
 #undef RT__KEYED_CASE
+    default:
+        return NULL;
+    }
+}
+
+rt__launch_fn rt__walk_lookup(rt__family family, rt_dtype in_dtype) {
+    switch (key_of(family, in_dtype)) {
+#define RT__WALK_CASE(fam, FAM, sfx, DT)                                                           \
+    case RT__FAM_##FAM * RT_DTYPE_COUNT + DT:                                                      \
+        return rt__walk_##fam##_##sfx;
+        RT__FOR_EACH_WALK_KERNEL(RT__WALK_CASE)
+#undef RT__WALK_CASE
     default:
         return NULL;
     }

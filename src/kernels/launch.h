@@ -277,6 +277,69 @@ RT__FOR_EACH_KERNEL(RT__DECLARE_ROWS_ENTRY)
 #undef RT__DECLARE_ROWS_ENTRY
 rt__launch_fn rt__rows_lookup(rt__family family, rt_dtype in_dtype);
 
+/*
+ * The LEAN walk kernel (reduce_walk.cuh): the general kernel's vector path
+ * for one class of plans, in a kernel of its own with a small argument
+ * block. The class (rt__cuda_lean_walk, cuda_args.c): one output a block
+ * of whole warps whose lanes and rows both split the reduced index, no
+ * grid split, at most two kept dims, one piece (first and last), and a
+ * uniform walk of whole units of the slowest reduced dim (walk_count
+ * steps a thread, no digit 0, rt__cuda_pack_walk) whose count is a
+ * multiple of RT__LEAN_WALK_LOADS; aligned 16-byte vectors. d024 of the
+ * suite is this class. The general kernel's other paths and its ~900-byte
+ * argument block cost d024 ~0.9 us of ~89 (H100, bench/NOTES.md v1.53);
+ * each thread here keeps RT__LEAN_WALK_LOADS loads in flight, rolling,
+ * at one block of 512 a SM (v1.53's nv_d024_u16: 0.1-0.5% ahead of
+ * Inductor's kernel), where the general kernel's 32-register bound holds
+ * 4. Its launch takes rt__kernel_args as the general kernel's does (so
+ * the plan memo replays it alike) and packs this block from it.
+ */
+#define RT__LEAN_WALK_LOADS 16
+typedef struct rt__walk_args {
+    const char *in;     /* the piece's input base (output 0's slice) */
+    char *out;          /* output 0 */
+    char *idx;          /* NULL: no index-tracking op takes this kernel */
+    char *acc;          /* NULL: one piece */
+    int32_t lin[2];     /* walk_lin[0..1]: a thread's first vector at tx
+                           lin[0] + ty lin[1] bytes into its slice */
+    int32_t step;       /* walk_step: bytes between a thread's loads */
+    uint32_t count;     /* walk_count: loads a thread, a multiple of
+                           RT__LEAN_WALK_LOADS */
+    /* Output o (blockIdx.x) has digits o % div0, o / div0 over the kept
+       dims (div0 1 with one kept dim: digit 1 is then 0); its slice and
+       its output sit digit . in_strides and digit . out_strides bytes
+       from the bases. */
+    rt__divmod div0;
+    int32_t in_strides[2];
+    int32_t out_strides[2];
+    int out_dtype;      /* as in rt__kernel_args */
+    int op_mode;
+    int first, last;    /* 1 and 1 (finish_output reads them) */
+    int64_t index_base; /* 0 */
+    double param0, param1;
+} rt__walk_args;
+
+/* Whether the general kernel's config c and its packed arguments a (a
+   piece's iter, config and walk: rt__cuda_pack_iter, _config, _walk) are
+   of the LEAN walk kernel's class, above (cuda_args.c). Its launch checks
+   it again; the executor also asks for a grid of several waves. */
+bool rt__cuda_lean_walk_fits(const rt__launch_config *c, const rt__kernel_args *a);
+/* The LEAN walk kernel's block from a, a plan of its class. */
+void rt__cuda_pack_lean(const rt__kernel_args *a, rt__walk_args *w);
+
+/* The LEAN walk launch of each (family, dtype) that has one, in a
+   translation unit of its own (reduce_walk.cu); rt__walk_lookup gives
+   NULL for the rest. cudaErrorInvalidValue for a plan outside the class.
+   Sums and means of f32 only: 79 registers, no spill; f16 and bf16 (8
+   elements a vector) spilled 484-872 bytes at 128 (-Xptxas -v, sm_90,
+   CUDA 13.0), and no case of the suite measures them. */
+#define RT__FOR_EACH_WALK_KERNEL(X) X(sum, SUM, f32, RT_F32)
+#define RT__DECLARE_WALK_ENTRY(fam, FAM, sfx, DT)                                                  \
+    extern const rt__launch_fn rt__walk_##fam##_##sfx;
+RT__FOR_EACH_WALK_KERNEL(RT__DECLARE_WALK_ENTRY)
+#undef RT__DECLARE_WALK_ENTRY
+rt__launch_fn rt__walk_lookup(rt__family family, rt_dtype in_dtype);
+
 /* The STREAM kernel's slot encoding (reduce_tiny.cuh fold_slots): a
    signalling NaN's bits, and the quiet NaN stored for a state that has
    them. */
