@@ -522,8 +522,9 @@ static int env_int(const char *name, int fallback) {
     return v != NULL && *v != '\0' ? atoi(v) : fallback;
 }
 
-static void test_random_plans_pass_the_launch_check(void **state) {
-    (void)state;
+/* Reserves the fake tensors' slots (g_slots) and makes the CPU context
+   that validates the problems; close_slots undoes both. */
+static rt_context *open_slots(void) {
     void *slots = mmap(NULL, 4 * SLOT_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                        -1, 0);
     if (slots == MAP_FAILED)
@@ -531,6 +532,18 @@ static void test_random_plans_pass_the_launch_check(void **state) {
     g_slots = (uintptr_t)slots;
     rt_context *cpu = NULL;
     assert_int_equal(rt_context_create(&cpu, RT_DEVICE_CPU, 0), RT_OK);
+    return cpu;
+}
+
+static void close_slots(rt_context *cpu) {
+    rt_context_destroy(cpu);
+    munmap((void *)g_slots, 4 * SLOT_BYTES);
+    g_slots = 0;
+}
+
+static void test_random_plans_pass_the_launch_check(void **state) {
+    (void)state;
+    rt_context *cpu = open_slots();
     const int cases = env_int("RT_TEST_CASES", 6000);
     const bool trace = getenv("RT_TEST_TRACE") != NULL; /* each problem, before it is planned */
     int split = 0, capped = 0, keyed = 0, lean = 0;
@@ -553,8 +566,7 @@ static void test_random_plans_pass_the_launch_check(void **state) {
                   "into more than %d pieces (planned up to there); %d keyed pieces' index "
                   "maps checked; %d plans of the LEAN walk kernel's class\n",
                   cases, split, capped, MAX_PIECES, keyed, lean);
-    rt_context_destroy(cpu);
-    munmap(slots, 4 * SLOT_BYTES);
+    close_slots(cpu);
 }
 
 /* Every index-tracking family has a keyed launch for every dtype, which
@@ -597,13 +609,7 @@ static void test_lean_plans(void **state) {
         {"24 steps", RT_OP_SUM, RT_F32, 24, false, false, false},
         {"f64", RT_OP_SUM, RT_F64, 32, false, false, true},
     };
-    void *slots = mmap(NULL, 4 * SLOT_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                       -1, 0);
-    if (slots == MAP_FAILED)
-        fail_msg("no %llu bytes of address space to reserve", (unsigned long long)(4 * SLOT_BYTES));
-    g_slots = (uintptr_t)slots;
-    rt_context *cpu = NULL;
-    assert_int_equal(rt_context_create(&cpu, RT_DEVICE_CPU, 0), RT_OK);
+    rt_context *cpu = open_slots();
     const rt__device_props dev = device_model(1);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         rt_rng r;
@@ -659,8 +665,7 @@ static void test_lean_plans(void **state) {
     assert_null(rt__walk_lookup(RT__FAM_SUM, RT_F64));
     assert_null(rt__walk_lookup(RT__FAM_SUM, RT_BF16));
     assert_null(rt__walk_lookup(RT__FAM_MAX, RT_F32));
-    rt_context_destroy(cpu);
-    munmap(slots, 4 * SLOT_BYTES);
+    close_slots(cpu);
 }
 
 int main(void) {
