@@ -1374,16 +1374,17 @@ static void test_lean_walk(void **state) {
         const branch_case *b = &k_lean[i];
         rt_case c;
         make_branch_case(&c, b, 0x1ea40000ull + i);
+        /* (Planning needs the case's device copy: check_tuned_case first.) */
+        free(check_tuned_case(b, &c, 32, 0, RT__KERNEL_GENERAL, &d));
         rt__problem pb;
         rt__iter it;
         rt__launch_config cfg = case_plan(g_gpu, &c, &d, RT_POLICY_TUNED, &pb, &it);
         expect_field(b->name, "the LEAN walk kernel", 1, rt__cuda_lean_walk(g_gpu, &pb, &it, &cfg));
-        free(check_tuned_case(b, &c, 32, 0, RT__KERNEL_GENERAL, &d));
         assert_int_equal(rt__context_set_kinds_off(g_gpu, RT__RULE_OFF_LEAN_WALK), RT_OK);
+        free(check_tuned_case(b, &c, 32, 0, RT__KERNEL_GENERAL, &d));
         cfg = case_plan(g_gpu, &c, &d, RT_POLICY_TUNED, &pb, &it);
         expect_field(b->name, "rule off: the general kernel", 0,
                      rt__cuda_lean_walk(g_gpu, &pb, &it, &cfg));
-        free(check_tuned_case(b, &c, 32, 0, RT__KERNEL_GENERAL, &d));
         assert_int_equal(rt__context_set_kinds_off(g_gpu, 0), RT_OK);
         rt_case_free(&c);
     }
@@ -1393,6 +1394,7 @@ static void test_lean_walk(void **state) {
     if (own_sms > 16) {
         rt_case c;
         make_branch_case(&c, &k_lean[0], 0x1ea4ff00ull);
+        check_case_gpu(&c, dev_case_run(g_gpu, &c, &d, RT_POLICY_TUNED, NULL), k_lean[0].name);
         rt__problem pb;
         rt__iter it;
         const rt__launch_config cfg = case_plan(g_gpu, &c, &d, RT_POLICY_TUNED, &pb, &it);
