@@ -278,9 +278,9 @@ RT__FOR_EACH_KERNEL(RT__DECLARE_ROWS_ENTRY)
 rt__launch_fn rt__rows_lookup(rt__family family, rt_dtype in_dtype);
 
 /*
- * The LEAN walk kernel (reduce_walk.cuh): the general kernel's vector path
+ * The LEAN walk kernel (reduce_walk.cu): the general kernel's vector path
  * for one class of plans, in a kernel of its own with a small argument
- * block. The class (rt__cuda_lean_walk, cuda_args.c): one output a block
+ * block. The class (rt__cuda_lean_walk_fits, cuda_args.c): one output a block
  * of whole warps whose lanes and rows both split the reduced index, no
  * grid split, at most two kept dims, one piece (first and last), and a
  * uniform walk of whole units of the slowest reduced dim (walk_count
@@ -288,11 +288,13 @@ rt__launch_fn rt__rows_lookup(rt__family family, rt_dtype in_dtype);
  * multiple of RT__LEAN_WALK_LOADS; aligned 16-byte vectors. d024 of the
  * suite is this class. The general kernel's other paths and its ~900-byte
  * argument block cost d024 ~0.9 us of ~89 (H100, bench/NOTES.md v1.53);
- * each thread here keeps RT__LEAN_WALK_LOADS loads in flight, rolling,
- * at one block of 512 a SM (v1.53's nv_d024_u16: 0.1-0.5% ahead of
- * Inductor's kernel), where the general kernel's 32-register bound holds
- * 4. Its launch takes rt__kernel_args as the general kernel's does (so
- * the plan memo replays it alike) and packs this block from it.
+ * each thread here keeps RT__LEAN_WALK_LOADS loads in flight at one block
+ * of 512 a SM (v1.53's nv_d024_u16: 0.1-0.5% ahead of Inductor's kernel),
+ * where the general kernel's 32-register bound holds 4: d024 at
+ * 0.986-0.987 of the general kernel's time and 0.998-0.999 of
+ * torch.compile's (H100, v1.54). Its launch takes rt__kernel_args as the
+ * general kernel's does (so the plan memo replays it alike) and packs
+ * this block from it.
  */
 #define RT__LEAN_WALK_LOADS 16
 typedef struct rt__walk_args {
@@ -306,9 +308,10 @@ typedef struct rt__walk_args {
     uint32_t count;     /* walk_count: loads a thread, a multiple of
                            RT__LEAN_WALK_LOADS */
     /* Output o (blockIdx.x) has digits o % div0, o / div0 over the kept
-       dims (div0 1 with one kept dim: digit 1 is then 0); its slice and
-       its output sit digit . in_strides and digit . out_strides bytes
-       from the bases. */
+       dims: div0 is kept dim 0's extent (with one kept dim digit 1 is
+       then 0; with none div0 is 1, and the strides 0); its slice and its
+       output sit digit . in_strides and digit . out_strides bytes from
+       the bases. */
     rt__divmod div0;
     int32_t in_strides[2];
     int32_t out_strides[2];

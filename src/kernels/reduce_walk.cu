@@ -9,7 +9,8 @@
  *  - every thread makes `count` loads, `step` bytes apart, with
  *    RT__LEAN_WALK_LOADS of them in flight: the first window issued at
  *    once, then each vector folded and its register loaded again with the
- *    vector a window on, so the window rolls to the end;
+ *    vector a window on (nvcc 13.0 schedules this, sm_90, as the fold of
+ *    the whole window and then its 16 loads: batches of 16);
  *  - each vector folds lane by lane into min(input_vec, vt0) states (the
  *    general kernel's fold_vector), the states fold into one, the block
  *    folds by warps (warps_reduce, in static shared memory), and thread 0
