@@ -584,9 +584,10 @@ static void test_keyed_lookup(void **state) {
         }
 }
 
-/* d024's family by hand ([S, 32, 16, 32, 128] over (0, 2, 4), as in
-   the suite), planned by TUNED on the H100 model: which are of the LEAN
-   walk kernel's class (check_lean, which also checks their addresses).
+/* d024's family by hand ([S, K1, 16, K3, 128] over (0, 2, 4); the
+   suite's is [32,32,16,32,128]), planned by TUNED on the H100 model (and
+   the H200's): which are of the LEAN walk kernel's class (check_lean,
+   which also checks their addresses).
    The kept dims' order in memory, keepdim and the output's strides move
    only the kept digits' strides; a count that is no whole number of
    windows (24 steps) leaves the class; f64 plans fit it too, but only
@@ -598,20 +599,35 @@ static void test_lean_plans(void **state) {
         rt_op op;
         rt_dtype dt;
         int64_t steps;   /* extent of dim 0 */
+        int64_t kept[2]; /* extents of dims 1 and 3 */
         bool swap;       /* kept dims 1 and 3 swapped in memory */
         bool keepdim;
+        int model;       /* device_model */
+        int sms;         /* its SMs, 0: the model's */
         bool fits;
     } cases[] = {
-        {"d024", RT_OP_SUM, RT_F32, 32, false, false, true},
-        {"d024 mean, keepdim", RT_OP_MEAN, RT_F32, 32, false, true, true},
-        {"d024, kept dims swapped in memory", RT_OP_SUM, RT_F32, 32, true, false, true},
-        {"64 steps", RT_OP_SUM, RT_F32, 64, false, false, true},
-        {"24 steps", RT_OP_SUM, RT_F32, 24, false, false, false},
-        {"f64", RT_OP_SUM, RT_F64, 32, false, false, true},
+        {"d024", RT_OP_SUM, RT_F32, 32, {32, 32}, false, false, 1, 0, true},
+        {"d024 on the H200 model", RT_OP_SUM, RT_F32, 32, {32, 32}, false, false, 0, 0, true},
+        {"d024 mean, keepdim", RT_OP_MEAN, RT_F32, 32, {32, 32}, false, true, 1, 0, true},
+        {"d024, kept dims swapped in memory", RT_OP_SUM, RT_F32, 32, {32, 32}, true, false, 1, 0,
+         true},
+        {"64 steps", RT_OP_SUM, RT_F32, 64, {32, 32}, false, false, 1, 0, true},
+        {"24 steps", RT_OP_SUM, RT_F32, 24, {32, 32}, false, false, 1, 0, false},
+        {"f64", RT_OP_SUM, RT_F64, 32, {32, 32}, false, false, 1, 0, true},
+        /* test_reduce_cuda's test_lean_walk shapes, planned as there on 16
+           SMs, on both models: one block an output, no split. */
+        {"[16,8,16,8,128], 16 SMs, H100", RT_OP_SUM, RT_F32, 16, {8, 8}, false, false, 1, 16, true},
+        {"[16,8,16,8,128], 16 SMs, H200", RT_OP_SUM, RT_F32, 16, {8, 8}, false, false, 0, 16, true},
+        {"[32,16,16,8,128] mean, 16 SMs, H100", RT_OP_MEAN, RT_F32, 32, {16, 8}, false, false, 1,
+         16, true},
+        {"[32,16,16,8,128] mean, 16 SMs, H200", RT_OP_MEAN, RT_F32, 32, {16, 8}, false, false, 0,
+         16, true},
     };
     rt_context *cpu = open_slots();
-    const rt__device_props dev = device_model(1);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rt__device_props dev = device_model(cases[i].model);
+        if (cases[i].sms > 0)
+            dev.num_sms = cases[i].sms;
         rt_rng r;
         rt_rng_seed(&r, 0x1ea11ull + i);
         rt_case pb;
@@ -621,7 +637,7 @@ static void test_lean_plans(void **state) {
         rt_tensor *in = &pb.in;
         in->dtype = cases[i].dt;
         in->ndim = 5;
-        const int64_t shape[5] = {cases[i].steps, 32, 16, 32, 128};
+        const int64_t shape[5] = {cases[i].steps, cases[i].kept[0], 16, cases[i].kept[1], 128};
         memcpy(in->shape, shape, sizeof shape);
         /* Row-major, or with dims 1 and 3 trading places in memory. */
         int order[5] = {0, 1, 2, 3, 4};
