@@ -173,6 +173,22 @@ static rt_status tiny_launch(const plan *p, const rt__iter *piece, bool first, b
     return s;
 }
 
+/* The general kernel's arguments for a piece under config c: the op's
+   fields, the piece's offsets, the config, the walk (none with
+   RT__RULE_OFF_WALK) and the piece's place among the pieces; the
+   workspace's pointers are the launch's to add. */
+static void pack_general(const plan *p, const rt__iter *piece, const rt__launch_config *c,
+                         bool first, bool last, rt__kernel_args *a) {
+    *a = p->proto;
+    rt__cuda_pack_iter(piece, a);
+    rt__cuda_pack_config(c, a);
+    rt__cuda_pack_walk(piece, c, p->entry->input_vec, a);
+    if (p->ctx->kinds_off & RT__RULE_OFF_WALK)
+        a->walk = 0;
+    a->first = first;
+    a->last = last;
+}
+
 /* Whether the general kernel's plan (config c, packed arguments a) goes
    to the LEAN walk kernel instead (reduce_walk.cu, launch.h says why):
    the op has one, the plan is of its class, the rule is on, and the grid
@@ -193,17 +209,11 @@ static rt_status piece_launch(const plan *p, const rt__iter *piece, bool first, 
                  RT_ERR_INTERNAL);
     if (rt__config_tiny_args(&n->cfg))
         return tiny_launch(p, piece, first, last, n);
-    rt__kernel_args a = p->proto;
-    rt__cuda_pack_iter(piece, &a);
-    rt__cuda_pack_config(&n->cfg, &a);
-    rt__cuda_pack_walk(piece, &n->cfg, p->entry->input_vec, &a);
-    if (p->ctx->kinds_off & RT__RULE_OFF_WALK)
-        a.walk = 0;
+    rt__kernel_args a;
+    pack_general(p, piece, &n->cfg, first, last, &a);
     RT_RETURN_IF((!first || !last) && a.acc == NULL, RT_ERR_INTERNAL);
     a.staging = rt__cuda_workspace_staging(p->ctx);
     a.semaphores = rt__cuda_workspace_semaphores(p->ctx);
-    a.first = first;
-    a.last = last;
     /* Exact rows store straight to OUT (reduce_rows.cuh row_store, exact_row). */
     a.rows_exact = a.rows_exact && first && last;
     if (rt__iter_index_keyed(piece)) {
@@ -318,17 +328,11 @@ bool rt__cuda_lean_walk(rt_context *ctx, const rt__problem *pb, const rt__iter *
     plan p;
     memset(&p, 0, sizeof p);
     p.ctx = ctx;
+    p.entry = entry;
     p.walk = rt__walk_lookup(family_of(pb), pb->in.dtype);
     /* As piece_launch packs a piece that is the call's only one. */
     rt__kernel_args a;
-    memset(&a, 0, sizeof a);
-    rt__cuda_pack_iter(it, &a);
-    rt__cuda_pack_config(c, &a);
-    rt__cuda_pack_walk(it, c, entry->input_vec, &a);
-    if (ctx->kinds_off & RT__RULE_OFF_WALK)
-        a.walk = 0;
-    a.first = 1;
-    a.last = 1;
+    pack_general(&p, it, c, true, true, &a);
     return lean_walk(&p, c, &a);
 }
 
