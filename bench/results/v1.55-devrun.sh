@@ -1,0 +1,32 @@
+#!/bin/bash
+# v1.55 device run: a library built here from d53bca4 (the LEAN walk kernel),
+# carried as .devrun/libreduce_tensor.so.xz with the suite as
+# .devrun/suite.json (.devrun/stand.sh stands in for rt_bench --list-json).
+# Asked for an H200: on any other GPU it stops after naming it (MODE=force
+# runs it anyway).
+#   A: d024, the LEAN kernel (rt) against the general kernel (rt_ab, bit
+#      0x4000 off) and torch.compile, two processes (the first fills
+#      Inductor's caches, as in v1.54).
+#   B: every case of the suite against eager and torch.compile, three
+#      passes, after eight warm-up processes (--no-autotune-cache).
+cd "$(dirname "$0")/.."
+D=.devrun; O=${OUT:-/tmp/out}; mkdir -p $O
+t0=$(date +%s)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $O/gpu.txt
+if ! grep -q H200 $O/gpu.txt && [ "${MODE:-}" != force ]; then echo "not an H200: stop"; exit 0; fi
+xz -dc $D/libreduce_tensor.so.xz > $D/libreduce_tensor.so
+export TORCHINDUCTOR_CACHE_DIR=$PWD/$D/inductor-cache
+CT="python3 bench/compare_torch.py --lib $D/libreduce_tensor.so --bench-bin $D/stand.sh"
+for i in 1 2; do
+  echo "== A$i: d024, rt: LEAN walk kernel, rt_ab: general kernel" | tee -a $O/A-d024.txt
+  timeout 100 $CT --filter sum_32x32x16x32x128_d024 --ab-kinds-off 0x4000 --passes 5 2>&1 | tee -a $O/A-d024.txt
+done
+echo "A done at $(( $(date +%s) - t0 )) s"
+mapfile -t sl < <(python3 -c "
+import json;n=[c['name'] for c in json.load(open('$D/suite.json'))['cases']]
+[print(','.join(n[i::8])) for i in range(8)]")
+for s in "${sl[@]}"; do timeout 200 $CT --filter "$s" --reps 3 --warmup 1 --passes 1 --no-autotune-cache >> $O/warm.log 2>&1 & done; wait
+echo "warm done at $(( $(date +%s) - t0 )) s" | tee $O/B-suite.txt
+timeout 300 $CT --passes 3 --json $O/B.json 2>&1 | tee -a $O/B-suite.txt | tail -60
+echo "B done at $(( $(date +%s) - t0 )) s"
+rm -f $D/libreduce_tensor.so
