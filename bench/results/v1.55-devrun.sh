@@ -2,7 +2,8 @@
 # v1.55 device run: a library built here from d53bca4 (the LEAN walk kernel),
 # carried as .devrun/libreduce_tensor.so.xz with the suite as
 # .devrun/suite.json (.devrun/stand.sh stands in for rt_bench --list-json).
-# Asked for an H200: on any other GPU only C runs (MODE=force runs all).
+# Asked for an H200: on any other GPU it stops (MODE=force runs A-C anyway,
+# MODE=c runs C alone).
 #   A: d024, the LEAN kernel (rt) against the general kernel (rt_ab, bit
 #      0x4000 off) and torch.compile, two processes (the first fills
 #      Inductor's caches, as in v1.54).
@@ -27,7 +28,9 @@ run_c() {
   timeout 200 $CT --filter "$(echo $OUTER | tr ' ' ',')" --ab-kinds-off 0x100000 --passes 5 --json $O/C.json 2>&1 | tee -a $O/C-outer.txt
   echo "C done at $(( $(date +%s) - t0 )) s"
 }
-if ! grep -q H200 $O/gpu.txt && [ "${MODE:-}" != force ]; then run_c; rm -f $D/libreduce_tensor.so; exit 0; fi
+# Run 5 ran C alone on an H100 (MODE=c); after it, any other GPU stops here.
+if [ "${MODE:-}" = c ]; then run_c; rm -f $D/libreduce_tensor.so; exit 0; fi
+if ! grep -q H200 $O/gpu.txt && [ "${MODE:-}" != force ]; then echo "not an H200: stop"; rm -f $D/libreduce_tensor.so; exit 0; fi
 for i in 1 2; do
   echo "== A$i: d024, rt: LEAN walk kernel, rt_ab: general kernel" | tee -a $O/A-d024.txt
   timeout 100 $CT --filter sum_32x32x16x32x128_d024 --ab-kinds-off 0x4000 --passes 5 2>&1 | tee -a $O/A-d024.txt
