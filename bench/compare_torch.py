@@ -12,7 +12,12 @@ torch.compile) is timed in --passes passes whose order rotates, so that
 each takes every place once in three passes (the first after the case's
 set-up, when the GPU has been idle through a compile, and the last); a
 series' time is the median of its passes, and the table's spread% is the
-widest (max - min) / median of rt's and the best peer's passes. Prints a
+widest (max - min) / median of rt's and the best peer's passes. A series
+whose calls keep the host busy for at least 0.9 of their time between
+events is marked "host-bound" in the row's notes (the GPU may have waited
+for the host inside the events; JSON: host_bound, <series>_host_us). The
+host time is measured while the calls are queued, so it reads true only
+while the launch queue has room: at the default --reps it has. Prints a
 table and writes JSON (--json).
 
 The suite has one definition, the table in bench/suite.c: this script reads
@@ -104,23 +109,44 @@ def load_suite(args):
     return json.loads(out.stdout)["cases"], None
 
 
-def median_of_events(torch, call, ncopies, reps, warmup, before=None):
+def median_of_events(torch, call, ncopies, reps, warmup, before=None, host=None):
     """Median microseconds of call(k) between two events; k walks the copies
     across warm-up and timing, as rt_bench's slots do. before(), when given,
-    runs ahead of each timed call, outside its events (--flush-l2)."""
+    runs ahead of each timed call, outside its events (--flush-l2). host,
+    when a list, gets the host's microseconds a call to queue the timed
+    calls (their events and before() included), measured before the sync."""
     for k in range(warmup):
         call(k % ncopies)
     torch.cuda.synchronize()
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    t0 = time.perf_counter()
     for r in range(reps):
         if before is not None:
             before()
         starts[r].record()
         call((warmup + r) % ncopies)
         ends[r].record()
+    queued = time.perf_counter() - t0
     torch.cuda.synchronize()
+    if host is not None:
+        host.append(1e6 * queued / reps)
     return statistics.median(1000.0 * s.elapsed_time(e) for s, e in zip(starts, ends))
+
+
+# A series whose calls take the host at least this fraction of the time
+# between their events is marked host-bound: the GPU may have waited for
+# the host inside the events, so the time is the host's, not the kernel's
+# (torch.compile's call on some hosts: 90-127 us, v1.55).
+HOST_BOUND_FRACTION = 0.9
+
+
+def host_bound_series(row, names):
+    """The series of names whose host time a call (row[s + "_host_us"]) is
+    at least HOST_BOUND_FRACTION of their time between events."""
+    return [s for s in names
+            if row.get(s + "_host_us") and row.get(s + "_us")
+            and row[s + "_host_us"] >= HOST_BOUND_FRACTION * row[s + "_us"]]
 
 
 def host_rate(torch, call, n):
@@ -256,14 +282,15 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device, ab_ctx=None):
         # written back during the timed call, at its expense.
         torch.sum(flush, dim=0, out=flush_sum)
 
-    def measure(call):
+    def measure(call, host_us):
         flush.zero_()  # whatever the fill left in L2 is gone before the first call
         if host:
             return host_rate(torch, call, opts.host_calls), None
         flushed = None
         if opts.flush_l2:
             flushed = median_of_events(torch, call, ncopies, opts.reps, opts.warmup, read_flush)
-        return median_of_events(torch, call, ncopies, opts.reps, opts.warmup), flushed
+        return median_of_events(torch, call, ncopies, opts.reps, opts.warmup,
+                                host=host_us), flushed
 
     calls = {"rt": t.rt_call}
     t.rt_call(0)
@@ -304,10 +331,11 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device, ab_ctx=None):
     names = list(calls)
     passes = {s: [] for s in names}
     flushed = {s: [] for s in names}
+    host_us = {s: [] for s in names}
     for p in range(max(1, opts.passes)):
         k = p % len(names)
         for s in names[k:] + names[:k]:
-            us, fl = measure(calls[s])
+            us, fl = measure(calls[s], host_us[s])
             passes[s].append(us)
             if fl is not None:
                 flushed[s].append(fl)
@@ -316,6 +344,13 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device, ab_ctx=None):
         row[s + "_passes_us"] = passes[s]
         if flushed[s]:
             row[s + "_flush_us"] = statistics.median(flushed[s])
+        if host_us[s]:
+            row[s + "_host_us"] = statistics.median(host_us[s])
+    bound = host_bound_series(row, names)
+    if bound:
+        row["host_bound"] = bound
+        row["notes"].append("host-bound: " + ", ".join(
+            "%s (host %.1f us a call)" % (s, row[s + "_host_us"]) for s in bound))
     if host:
         row["calls_per_s"] = {k[:-3]: 1e6 / row[k] for k in ("rt_us", "eager_us", "compile_us")
                               if row[k]}
