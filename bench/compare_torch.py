@@ -404,7 +404,7 @@ def print_row(row):
         fmt(row.get("cub_us")), row.get("best_peer", "-"), fmt(row.get("ratio_rt_to_best"), "%.3f"),
         fmt(pct, "%.1f"), fmt(row.get("spread_pct")), row.get("check", "-"),
         "".join("; " + n for n in row["notes"]) +
-        ("; rt/cub from C: %.2f us" % row["rt_c_us"] if row.get("best_peer") == "cub" else "")))
+        ("; rt from C, against CUB: %.2f us" % row["rt_c_us"] if row.get("best_peer") == "cub" else "")))
     if "rt_ab_us" in row:
         print("%-32s %9s  rt/rt_ab %.4f  (rt %s; rt_ab %s)" % (
             "  (rules off: rt_ab)", fmt(row["rt_ab_us"]), row["rt_us"] / row["rt_ab_us"],
