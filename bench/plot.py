@@ -67,8 +67,11 @@ def plot(rows, title, out):
     ax.set_ylim(len(rows) - 0.1, -0.3)  # top to bottom in suite order, no blank margins
     ax.axvline(100.0, color="black", linewidth=0.8, linestyle="--")
     ax.set_xlabel("% of the streaming-read ceiling (bytes read + written / time)")
-    ax.set_title(title, fontsize=9)
-    ax.legend(loc="lower right", fontsize=8)
+    # The legend above the bars, under the title: inside the axes it hid
+    # the last cases' bars.
+    ax.set_title(title, fontsize=9, pad=18)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(series), fontsize=8,
+              frameon=False)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
