@@ -109,10 +109,10 @@ def load_suite(args):
     return json.loads(out.stdout)["cases"], None
 
 
-def median_of_events(torch, call, ncopies, reps, warmup, before=None, host=None):
+def median_of_events(torch, call, ncopies, reps, warmup, before=None, host_us=None):
     """Median microseconds of call(k) between two events; k walks the copies
     across warm-up and timing, as rt_bench's slots do. before(), when given,
-    runs ahead of each timed call, outside its events (--flush-l2). host,
+    runs ahead of each timed call, outside its events (--flush-l2). host_us,
     when a list, gets the host's microseconds a call to queue the timed
     calls (their events and before() included), measured before the sync."""
     for k in range(warmup):
@@ -129,8 +129,8 @@ def median_of_events(torch, call, ncopies, reps, warmup, before=None, host=None)
         ends[r].record()
     queued = time.perf_counter() - t0
     torch.cuda.synchronize()
-    if host is not None:
-        host.append(1e6 * queued / reps)
+    if host_us is not None:
+        host_us.append(1e6 * queued / reps)
     return statistics.median(1000.0 * s.elapsed_time(e) for s, e in zip(starts, ends))
 
 
@@ -290,7 +290,7 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device, ab_ctx=None):
         if opts.flush_l2:
             flushed = median_of_events(torch, call, ncopies, opts.reps, opts.warmup, read_flush)
         return median_of_events(torch, call, ncopies, opts.reps, opts.warmup,
-                                host=host_us), flushed
+                                host_us=host_us), flushed
 
     calls = {"rt": t.rt_call}
     t.rt_call(0)
