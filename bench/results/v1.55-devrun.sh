@@ -28,7 +28,8 @@ run_c() {
   timeout 200 $CT --filter "$(echo $OUTER | tr ' ' ',')" --ab-kinds-off 0x100000 --passes 5 --json $O/C.json 2>&1 | tee -a $O/C-outer.txt
   echo "C done at $(( $(date +%s) - t0 )) s"
 }
-# Run 5 ran C alone on an H100 (MODE=c); after it, any other GPU stops here.
+# Run 5 ran C alone on an H100 (this script then ran C on any GPU but an
+# H200; MODE=c does that now); other GPUs stop here.
 if [ "${MODE:-}" = c ]; then run_c; rm -f $D/libreduce_tensor.so; exit 0; fi
 if ! grep -q H200 $O/gpu.txt && [ "${MODE:-}" != force ]; then echo "not an H200: stop"; rm -f $D/libreduce_tensor.so; exit 0; fi
 for i in 1 2; do

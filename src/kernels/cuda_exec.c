@@ -193,9 +193,11 @@ static void pack_general(const plan *p, const rt__iter *piece, const rt__launch_
    to the LEAN walk kernel instead (reduce_walk.cu, launch.h says why):
    the op has one, the plan is of its class, the rule is on, and the grid
    is at least 4 waves of its one block a SM. d024 ([32,32,16,32,128] over
-   (0, 2, 4), 1024 blocks) is the suite's one case of the class: H100,
-   bench/NOTES.md v1.54. Fewer blocks are unmeasured: a wave of one block
-   a SM leaves more of a tail idle than the general kernel's four. */
+   (0, 2, 4), 1024 blocks) is the suite's one case of the class: 1.3-1.45%
+   faster than the general kernel on H100s (bench/NOTES.md v1.54), 1.7% on
+   an H200 (v1.55), so no H100-class gate. Fewer blocks are unmeasured: a
+   wave of one block a SM leaves more of a tail idle than the general
+   kernel's four. */
 static bool lean_walk(const plan *p, const rt__launch_config *c, const rt__kernel_args *a) {
     return p->walk != NULL && !(p->ctx->kinds_off & RT__RULE_OFF_LEAN_WALK) &&
            c->grid[0] >= 4 * (int64_t)p->ctx->cuda->props.num_sms &&
