@@ -627,8 +627,9 @@ bool rt__config_tuned_rows(const rt__iter *it, const rt__op_traits *op,
     const bool use_vec = vec > 1 && L % vec == 0 && rt__iter_input_aligned(it, 16, 0);
     const int64_t v = use_vec ? vec : 1;
     const int64_t chunks = (L + v - 1) / v;
-    /* About four loads per lane per row: 32 lanes for 127 floats, 8 lanes
-       of float4 for 32. */
+    /* About four loads per lane per row: 32 lanes for 127 floats, 2 lanes
+       of four float4 each for 32 (rt_explain --shape 1048576,32 --strides
+       64,1 --dims 1: rows_group 2). */
     int64_t g = pow2_ceil((chunks + 3) / 4);
     g = g > 32 ? 32 : g;
     /* Rows per group in flight: reduce_rows.cuh's RowsTraits, from the
