@@ -569,9 +569,6 @@ void rt__cuda_pack_lean(const rt__kernel_args *a, rt__walk_args *w) {
     }
     w->out_dtype = a->out_dtype;
     w->op_mode = a->op_mode;
-    w->first = a->first;
-    w->last = a->last;
-    w->index_base = a->index_base;
     w->param0 = a->param0;
     w->param1 = a->param1;
 }

@@ -300,8 +300,6 @@ rt__launch_fn rt__rows_lookup(rt__family family, rt_dtype in_dtype);
 typedef struct rt__walk_args {
     const char *in;     /* the piece's input base (output 0's slice) */
     char *out;          /* output 0 */
-    char *idx;          /* NULL: no index-tracking op takes this kernel */
-    char *acc;          /* NULL: one piece */
     int32_t lin[2];     /* walk_lin[0..1]: a thread's first vector at tx
                            lin[0] + ty lin[1] bytes into its slice */
     int32_t step;       /* walk_step: bytes between a thread's loads */
@@ -317,9 +315,11 @@ typedef struct rt__walk_args {
     int32_t out_strides[2];
     int out_dtype;      /* as in rt__kernel_args */
     int op_mode;
-    int first, last;    /* 1 and 1 (finish_output reads them) */
-    int64_t index_base; /* 0 */
     double param0, param1;
+    /* No index output, ACC, first/last or index base: the class has no
+       index-tracking op and one piece, so the kernel writes its output
+       straight (the general kernel's finish_output with first and last
+       set, index base 0). */
 } rt__walk_args;
 
 /* Whether the general kernel's config c and its packed arguments a (a

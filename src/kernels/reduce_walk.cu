@@ -14,7 +14,8 @@
  *  - each vector folds lane by lane into min(input_vec, vt0) states (the
  *    general kernel's fold_vector), the states fold into one, the block
  *    folds by warps (warps_reduce, in static shared memory), and thread 0
- *    finishes the output as the general kernel does (finish_output).
+ *    writes the output as the general kernel's finish_output does for one
+ *    piece (first and last, index base 0, no index output).
  * The walk visits exactly the vectors the general kernel's uniform walk
  * does (walk_fold_uniform at period 0), in another order: a sum's
  * rounding may differ from the general kernel's, as between any two
@@ -80,11 +81,10 @@ __global__ void __launch_bounds__(512, 1) walk_kernel(const __grid_constant__ rt
     value.v[0] = acc[0];
     value = warps_reduce<Op, 1, true>(op, value, t, blockDim.x * blockDim.y,
                                       reinterpret_cast<char *>(words), 0);
-    if (t == 0) {
-        const int32_t off[4] = {
-            (int32_t)(d0 * (uint32_t)a.out_strides[0] + d1 * (uint32_t)a.out_strides[1]), 0, 0, 0};
-        finish_output(op, value.v[0], a, off);
-    }
+    if (t == 0)
+        op.write(a.out + (int32_t)(d0 * (uint32_t)a.out_strides[0] +
+                                   d1 * (uint32_t)a.out_strides[1]),
+                 nullptr, a.out_dtype, op.translate(value.v[0], 0));
 }
 
 /* The executor's launch of a general-kernel plan of the class: packs the
