@@ -263,12 +263,25 @@ PY
         wait
     fi
     parts=()
+    COMPILE_FAILED=()
     for f in $COMPILE_FILTERS; do
         j="$OUT/compile_part_${#parts[@]}.json"
-        run_for 540 "$OUT/compile.log" python3 "$ROOT/bench/compare_torch.py" \
-            --lib "$BUILD/libreduce_tensor.so" --bench-json "$OUT/bench.json" --json "$j" \
-            --filter "$f" && parts+=("$j")
+        if run_for 540 "$OUT/compile.log" python3 "$ROOT/bench/compare_torch.py" \
+                --lib "$BUILD/libreduce_tensor.so" --bench-json "$OUT/bench.json" --json "$j" \
+                --filter "$f"; then
+            parts+=("$j")
+        else
+            COMPILE_FAILED+=("$f")
+        fi
     done
+    # A filter whose process failed or was cut short by the deadline (the
+    # log says which) fails the check, as any stage does.
+    if [ ${#COMPILE_FAILED[@]} -eq 0 ]; then
+        COMPILE="OK (${#parts[@]} of ${#parts[@]} filters)"
+    else
+        COMPILE="FAIL (failed or cut short: ${COMPILE_FAILED[*]}; compile.log)"
+        FAILED=1
+    fi
     # One JSON of every part's cases, so the files that come back stay few.
     python3 - "$OUT/compile.json" "${parts[@]}" <<'PY' || true
 import json, sys
@@ -299,6 +312,7 @@ TOTAL_SECS=$(($(date +%s) - START))
     printf '%-22s %s\n' "memcheck errors" "$MEMCHECK (RT_TEST_CASES=$SAN_CASES)"
     printf '%-22s %s\n' "racecheck errors" "$RACECHECK (RT_TEST_CASES=$SAN_CASES)"
     printf '%-22s %s\n' "bench" "$BENCH"
+    [ -n "${COMPILE:-}" ] && printf '%-22s %s\n' "torch.compile" "$COMPILE"
     printf '%-22s %s\n' "total time" "${TOTAL_SECS}s"
     printf '%-22s %s\n' "logs" "$OUT"
     if [ "$FAILED" -eq 0 ]; then echo "RESULT: PASS"; else echo "RESULT: FAIL"; fi
