@@ -21,6 +21,12 @@
 //             (XBLOCK 8, 2 warps): the block's rows interleaved between its
 //             warps or not, 16-byte vectors or scalars, the block's outputs
 //             stored through shared memory or a lane a row (NOTES v1.29)
+//   vgroup    rows of L = 4 LPR floats (LPR lanes a row, 16-byte vectors): a
+//             warp's load u reads 512 contiguous bytes (32 / LPR rows), U
+//             loads a lane all in flight before the first add; a butterfly
+//             over each row's LPR lanes, then lane l gathers row l (and
+//             l + 32, ...) of the warp's 32 U / LPR rows with shuffles and
+//             the warp stores them adjacent (rows of 32: NOTES v1.56)
 // Loads: plain ld.global, ld.global.L1::evict_last (el), ld.global.nc (nc).
 #include <cmath>
 
@@ -56,6 +62,10 @@ __device__ __forceinline__ float4 load4(const float *p) {
                      : "l"(p));
     else if (LD == EVICT_LAST)
         asm volatile("ld.global.L1::evict_last.v4.f32 {%0,%1,%2,%3}, [%4];"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "l"(p));
+    else if (LD == EVICT_FIRST)
+        asm volatile("ld.global.L1::evict_first.v4.f32 {%0,%1,%2,%3}, [%4];"
                      : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
                      : "l"(p));
     else
@@ -352,6 +362,53 @@ __global__ void __launch_bounds__(T) warp2_kernel(const float *in, float *out, i
     }
 }
 
+// vgroup: LPR = L / 4 lanes a row, one 16-byte vector a lane a row; a warp
+// takes RW = 32 U / LPR adjacent rows, its load u the RPL = 32 / LPR rows
+// u RPL .. u RPL + RPL - 1 (512 contiguous bytes). Blocks of T threads.
+template <int L, int U, int T, int LD>
+__global__ void __launch_bounds__(T) vgroup_kernel(const float *in, float *out, int n) {
+    constexpr int LPR = L / 4, RPL = 32 / LPR, RW = RPL * U;
+    static_assert(L % 4 == 0 && 32 % LPR == 0 && LPR <= 32, "whole vectors, lanes split evenly");
+    const int lane = threadIdx.x % 32;
+    const int first = (blockIdx.x * T + threadIdx.x) / 32 * RW;
+    const float *p = in + (size_t)first * L + 4 * lane;
+    float4 v[U];
+    if (first + RW <= n) {
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            v[u] = load4<LD>(p + 128 * u);
+    } else {
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            v[u] = first + u * RPL + lane / LPR < n ? load4<LD>(p + 128 * u)
+                                                    : make_float4(0, 0, 0, 0);
+    }
+    float s[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+        s[u] = (v[u].x + v[u].y) + (v[u].z + v[u].w);
+#pragma unroll
+        for (int off = LPR / 2; off > 0; off /= 2)
+            s[u] += __shfl_xor_sync(0xffffffffu, s[u], off);
+    }
+    // Row j = c 32 + lane of the warp is load u = j / RPL's group j % RPL
+    // (= lane % RPL), held by each of that group's lanes.
+    constexpr int CH = (RW + 31) / 32;
+    float mine[CH];
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+        const float t = __shfl_sync(0xffffffffu, s[u], (lane % RPL) * LPR);
+#pragma unroll
+        for (int c = 0; c < CH; c++)
+            if (u == c * LPR + lane / RPL)
+                mine[c] = t;
+    }
+#pragma unroll
+    for (int c = 0; c < CH; c++)
+        if (c * 32 + lane < RW && first + c * 32 + lane < n)
+            out[first + c * 32 + lane] = mine[c];
+}
+
 __global__ void stream_kernel(const float4 *in, float *out, size_t n4) {
     size_t i = (size_t)blockIdx.x * 256 * 4 + threadIdx.x;
     float4 v[4];
@@ -382,6 +439,7 @@ struct Variant {
 #define WARP(L, RW, T, LD, NAME) {NAME, L, warp_kernel<L, RW, T, LD>, T, T / 32 * RW}
 #define WARP2(L, RW, T, VEC, IL, SM, NAME)                                                         \
     {NAME, L, warp2_kernel<L, RW, T, VEC, IL, SM>, T, T / 32 * RW}
+#define VGROUP(L, U, T, LD, NAME) {NAME, L, vgroup_kernel<L, U, T, LD>, T, T / 32 * (32 / (L / 4)) * U}
 #define WARPF(L, RW, T, LD, F, NAME) {NAME, L, warp_kernel<L, RW, T, LD, F>, T, T / 32 * RW}
 
 const Variant kVariants[] = {
@@ -442,6 +500,20 @@ const Variant kVariants[] = {
     WARP2(100, 4, 128, true, true, true, "L100 warp2 RW4 T128 vec interleave smem"),
     WARP2(100, 4, 128, false, true, true, "L100 warp2 RW4 T128 scalar interleave smem"),
     WARP(1000, 2, 128, PLAIN, "L1000 warp RW2 T128 ld"),
+    WARP(32, 4, 64, PLAIN, "L32 warp RW4 T64 ld"),
+    WARP(32, 8, 64, PLAIN, "L32 warp RW8 T64 ld"),
+    VGROUP(32, 4, 64, PLAIN, "L32 vgroup U4 T64 ld (Inductor's)"),
+    VGROUP(32, 4, 64, EVICT_FIRST, "L32 vgroup U4 T64 ef"),
+    VGROUP(32, 8, 64, PLAIN, "L32 vgroup U8 T64 ld"),
+    VGROUP(32, 8, 64, NC, "L32 vgroup U8 T64 nc"),
+    VGROUP(32, 8, 64, EVICT_FIRST, "L32 vgroup U8 T64 ef"),
+    VGROUP(32, 8, 128, PLAIN, "L32 vgroup U8 T128 ld"),
+    VGROUP(32, 8, 256, PLAIN, "L32 vgroup U8 T256 ld"),
+    VGROUP(32, 16, 64, PLAIN, "L32 vgroup U16 T64 ld"),
+    VGROUP(32, 16, 128, PLAIN, "L32 vgroup U16 T128 ld"),
+    VGROUP(32, 4, 128, PLAIN, "L32 vgroup U4 T128 ld"),
+    VGROUP(32, 4, 32, PLAIN, "L32 vgroup U4 T32 ld"),
+    VGROUP(32, 4, 256, PLAIN, "L32 vgroup U4 T256 ld (direct G8)"),
 };
 
 } // namespace
