@@ -277,7 +277,7 @@ PY
     # A filter whose process failed or was cut short by the deadline (the
     # log says which) fails the check, as any stage does.
     if [ ${#COMPILE_FAILED[@]} -eq 0 ]; then
-        COMPILE="OK (${#parts[@]} of ${#parts[@]} filters)"
+        COMPILE="OK (${#parts[@]} filters)"
     else
         COMPILE="FAIL (failed or cut short: ${COMPILE_FAILED[*]}; compile.log)"
         FAILED=1
