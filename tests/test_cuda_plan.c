@@ -348,11 +348,7 @@ static bool check_lean(planner *pl, const rt__iter *piece, const rt__launch_conf
         return false;
     rt__kernel_args a;
     memset(&a, 0, sizeof a);
-    rt__cuda_pack_iter(piece, &a);
-    rt__cuda_pack_config(c, &a);
-    rt__cuda_pack_walk(piece, c, vec, &a);
-    a.first = first;
-    a.last = last;
+    rt__cuda_pack_piece(piece, c, vec, false, first, last, &a);
     if (!rt__cuda_lean_walk_fits(c, &a))
         return false;
     rt__walk_args w;

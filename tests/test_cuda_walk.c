@@ -348,11 +348,7 @@ static rt__launch_config d024_config(void) {
 static rt__kernel_args packed(const rt__iter *it, const rt__launch_config *c) {
     rt__kernel_args a;
     memset(&a, 0x5a, sizeof a);
-    rt__cuda_pack_iter(it, &a);
-    rt__cuda_pack_config(c, &a);
-    rt__cuda_pack_walk(it, c, 4, &a);
-    a.first = 1;
-    a.last = 1;
+    rt__cuda_pack_piece(it, c, 4, false, true, true, &a);
     return a;
 }
 

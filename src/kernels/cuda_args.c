@@ -572,3 +572,14 @@ void rt__cuda_pack_lean(const rt__kernel_args *a, rt__walk_args *w) {
     w->param0 = a->param0;
     w->param1 = a->param1;
 }
+
+void rt__cuda_pack_piece(const rt__iter *it, const rt__launch_config *c, int input_vec,
+                         bool walk_off, bool first, bool last, rt__kernel_args *a) {
+    rt__cuda_pack_iter(it, a);
+    rt__cuda_pack_config(c, a);
+    rt__cuda_pack_walk(it, c, input_vec, a);
+    if (walk_off)
+        a->walk = 0;
+    a->first = first;
+    a->last = last;
+}

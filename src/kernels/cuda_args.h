@@ -48,6 +48,13 @@ void rt__cuda_pack_index_map(const rt__iter *it, rt__index_map *m);
    input_vec elements on the vector path. */
 void rt__cuda_pack_walk(const rt__iter *it, const rt__launch_config *c, int input_vec,
                         rt__kernel_args *a);
+/* Fills what the general kernel's *a takes from piece it and config c:
+   rt__cuda_pack_iter, rt__cuda_pack_config and rt__cuda_pack_walk (input_vec
+   as there; no walk where walk_off), and the piece's place among the
+   pieces (first, last). The op's fields and the workspace's are the
+   caller's. */
+void rt__cuda_pack_piece(const rt__iter *it, const rt__launch_config *c, int input_vec,
+                         bool walk_off, bool first, bool last, rt__kernel_args *a);
 
 #ifdef __cplusplus
 }

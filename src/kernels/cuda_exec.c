@@ -180,13 +180,8 @@ static rt_status tiny_launch(const plan *p, const rt__iter *piece, bool first, b
 static void pack_general(const plan *p, const rt__iter *piece, const rt__launch_config *c,
                          bool first, bool last, rt__kernel_args *a) {
     *a = p->proto;
-    rt__cuda_pack_iter(piece, a);
-    rt__cuda_pack_config(c, a);
-    rt__cuda_pack_walk(piece, c, p->entry->input_vec, a);
-    if (p->ctx->kinds_off & RT__RULE_OFF_WALK)
-        a->walk = 0;
-    a->first = first;
-    a->last = last;
+    rt__cuda_pack_piece(piece, c, p->entry->input_vec, (p->ctx->kinds_off & RT__RULE_OFF_WALK) != 0,
+                        first, last, a);
 }
 
 /* Whether the general kernel's plan (config c, packed arguments a) goes
