@@ -277,7 +277,8 @@ PY
     # A filter whose process failed or was cut short by the deadline (the
     # log says which) fails the check, as any stage does.
     if [ ${#COMPILE_FAILED[@]} -eq 0 ]; then
-        COMPILE="OK (${#parts[@]} filters)"
+        n=${#parts[@]}
+        COMPILE="OK ($n filter$([ "$n" -eq 1 ] || echo s))"
     else
         COMPILE="FAIL (failed or cut short: ${COMPILE_FAILED[*]}; compile.log)"
         FAILED=1
