@@ -7,7 +7,7 @@
 # test_reduce_cuda linked against it, libcmocka.so.0 beside them,
 # rows_probe (nvcc -O3 -arch=sm_90, xz).
 #   A: rt_bench rows of 32, rule on against --kinds-off vector-rows (the
-#      18 KiB tile), 3 alternating passes;
+#      18 KiB tile), 2 alternating passes; then C, then B;
 #   B: compare_torch rt / rt_ab (0x2000 off) / torch.compile, 3 passes after
 #      a warm-up process;
 #   C: rows_probe L32 mappings;  D: test_reduce_cuda (RT_TEST_CASES=100);
@@ -18,20 +18,20 @@ el() { echo $(( $(date +%s) - t0 )); }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee $O/gpu.txt
 xz -dk libreduce_tensor.so.xz rows_probe.xz; chmod +x rows_probe rt_bench test_reduce_cuda
 export LD_LIBRARY_PATH=$PWD
-for p in 1 2 3; do
+for p in 1 2; do
   chk=--no-check; [ $p = 1 ] && chk=
   echo "== A$p rule on" >> $O/A.txt; timeout 40 ./rt_bench --filter x32_d1 --reps 100 $chk >> $O/A.txt 2>&1
   echo "== A$p vector-rows off" >> $O/A.txt; timeout 40 ./rt_bench --filter x32_d1 --reps 100 --no-check --kinds-off vector-rows >> $O/A.txt 2>&1
 done
 grep -h "x32_d1\|==\|fail\|ceiling" $O/A.txt; echo "A done at $(el) s"
+timeout 40 ./rows_probe --only L32 --reps 60 > $O/C.txt 2>&1; tail -17 $O/C.txt
+echo "C done at $(el) s"
 ./rt_bench --filter x32_d1 --reps 20 --no-check --json $O/bench.json > /dev/null 2>&1
 export TORCHINDUCTOR_CACHE_DIR=$PWD/inductor-cache
 CT="python3 ../bench/compare_torch.py --lib $PWD/libreduce_tensor.so --bench-json $O/bench.json --filter x32_d1"
 timeout 90 $CT --reps 3 --warmup 1 --passes 1 > $O/warm.log 2>&1
 timeout 100 $CT --ab-kinds-off 0x2000 --passes 3 --json $O/B.json 2>&1 | tee $O/B.txt | tail -5
 echo "B done at $(el) s"
-timeout 40 ./rows_probe --only L32 --reps 60 > $O/C.txt 2>&1; tail -17 $O/C.txt
-echo "C done at $(el) s"
 RT_TEST_CASES=100 timeout 100 ./test_reduce_cuda > $O/D-test.txt 2>&1; echo "test_reduce_cuda rc=$?"; grep -h "rows cases\|PASSED\|FAILED\|ERROR" $O/D-test.txt | head
 echo "D done at $(el) s"
 if grep -q H200 $O/gpu.txt && [ $(el) -lt 300 ]; then
