@@ -13,7 +13,9 @@
 set -euo pipefail
 ROOT=$(pwd)
 CM=${CMOCKA_ROOT:-$ROOT/.cmocka}
-SRC=$(mktemp -d /tmp/devrun-src.XXXX) BLD=$(mktemp -d /tmp/devrun-build.XXXX)
+SRC=$(mktemp -d /tmp/devrun-src.XXXX)
+BLD=$(mktemp -d /tmp/devrun-build.XXXX)
+trap 'rm -rf "$SRC" "$BLD"' EXIT
 git archive HEAD | tar -x -C "$SRC"
 (cd "$SRC" && git apply "$ROOT/bench/results/v1.56-vector-rows.patch")
 sed -i 's/|| dev->mem_gbps <= RT__H100_CLASS_MAX_GBPS ||/|| dev->mem_gbps <= 0 ||/' \
@@ -37,5 +39,4 @@ cp -L "$CM/lib/libcmocka.so.0" "$D/libcmocka.so.0"
 xz -T0 -6 -c "$BLD/libreduce_tensor.so" >"$D/libreduce_tensor.so.xz"
 xz -c "$BLD/rows_probe" >"$D/rows_probe.xz"
 cp "$ROOT/bench/results/v1.57-devrun.sh" "$D/run.sh"
-rm -rf "$SRC" "$BLD"
 du -sh "$D"

@@ -1,5 +1,6 @@
 #!/bin/bash
-# v1.57 device run, from .devrun/: built here from 881f50f with
+# v1.57 device run, from .devrun/ as results/v1.57-devrun-build.sh
+# leaves it: the tree at HEAD (0753ced when written) with
 # results/v1.56-vector-rows.patch applied (RT__RULE_OFF_VECTOR_ROWS =
 # 0x2000) and, for this run only, rows_vector's bandwidth gate removed
 # (mem_gbps <= 0 in place of <= RT__H100_CLASS_MAX_GBPS), so that the rule
@@ -7,7 +8,7 @@
 # test_reduce_cuda linked against it, libcmocka.so.0 beside them,
 # rows_probe (nvcc -O3 -arch=sm_90, xz).
 #   A: rt_bench rows of 32, rule on against --kinds-off vector-rows (the
-#      18 KiB tile), 2 alternating passes; then C, then B;
+#      18 KiB tile), 3 alternating passes; then C, then B;
 #   B: compare_torch rt / rt_ab (0x2000 off) / torch.compile, 3 passes after
 #      a warm-up process;
 #   C: rows_probe L32 mappings;  D: test_reduce_cuda (RT_TEST_CASES=100);
@@ -18,7 +19,7 @@ el() { echo $(( $(date +%s) - t0 )); }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee $O/gpu.txt
 xz -dk libreduce_tensor.so.xz rows_probe.xz; chmod +x rows_probe rt_bench test_reduce_cuda
 export LD_LIBRARY_PATH=$PWD
-for p in 1 2; do
+for p in 1 2 3; do
   chk=--no-check; [ $p = 1 ] && chk=
   echo "== A$p rule on" >> $O/A.txt; timeout 40 ./rt_bench --filter x32_d1 --reps 100 $chk >> $O/A.txt 2>&1
   echo "== A$p vector-rows off" >> $O/A.txt; timeout 40 ./rt_bench --filter x32_d1 --reps 100 --no-check --kinds-off vector-rows >> $O/A.txt 2>&1
