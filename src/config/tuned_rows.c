@@ -522,7 +522,7 @@ static bool rows_cols(const rt__iter *it, const rt__op_traits *op, const rt__dev
     c->block[0] = (int)(width * lanes);
     c->max_threads = (int)(width * lanes);
     c->rows_per_block = (int)width;
-    c->shared_memory_bytes = smem;
+    c->shared_memory_bytes = (int)smem;
     rows_finish(it, c);
     return true;
 }
