@@ -17,8 +17,11 @@ whose calls keep the host busy for at least 0.9 of their time between
 events is marked "host-bound" in the row's notes (the GPU may have waited
 for the host inside the events; JSON: host_bound, <series>_host_us). The
 host time is measured while the calls are queued, so it reads true only
-while the launch queue has room: at the default --reps it has. Prints a
-table and writes JSON (--json).
+while the launch queue has room: at the default --reps it has. --spin-us
+times every series again with a GPU spin queued ahead of each event pair,
+so that the call is queued before the GPU reaches it: the kernels' time
+where the host is slower than they are. Prints a table and writes JSON
+(--json).
 
 The suite has one definition, the table in bench/suite.c: this script reads
 it from `rt_bench --list-json` (--bench-bin, or build*/bench/rt_bench when
@@ -70,6 +73,13 @@ def parse_args(argv):
                    help="also time every call after an L2 flush (a 2x L2 read of other bytes "
                         "outside the events): *_flush_us columns in the JSON, printed under "
                         "the row")
+    p.add_argument("--spin-us", type=float, default=0.0, metavar="US",
+                   help="also time every call queued behind a GPU spin of US microseconds "
+                        "(torch.cuda._sleep, outside its events), so that a call whose host "
+                        "side outruns its kernel is queued before its start event fires: "
+                        "*_queued_us columns in the JSON, printed under the row. US must "
+                        "exceed the host time a call of every series (a row notes where it "
+                        "did not)")
     p.add_argument("--no-autotune-cache", action="store_true",
                    help="keep none of Inductor's autotuning choices on disk (for processes "
                         "that compile beside others: configs timed on a busy GPU would be "
@@ -112,7 +122,7 @@ def load_suite(args):
 def median_of_events(torch, call, ncopies, reps, warmup, before=None, host_us=None):
     """Median microseconds of call(k) between two events; k walks the copies
     across warm-up and timing, as rt_bench's slots do. before(), when given,
-    runs ahead of each timed call, outside its events (--flush-l2). host_us,
+    runs ahead of each timed call, outside its events (--flush-l2, --spin-us). host_us,
     when a list, gets the host's microseconds a call to queue the timed
     calls (their events and before() included), measured before the sync."""
     for k in range(warmup):
@@ -147,6 +157,33 @@ def host_bound_series(row, names):
     return [s for s in names
             if row.get(s + "_host_us") and row.get(s + "_us")
             and row[s + "_host_us"] >= HOST_BOUND_FRACTION * row[s + "_us"]]
+
+
+def spin_cycles_per_us(torch):
+    """The GPU clock's cycles a microsecond as torch.cuda._sleep counts them:
+    the median of five spins of 10^6 cycles between events, each queued
+    behind an untimed one (so that no launch gap is timed with it)."""
+    cycles = 1000000
+    us = []
+    for _ in range(5):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda._sleep(cycles)
+        start.record()
+        torch.cuda._sleep(cycles)
+        end.record()
+        torch.cuda.synchronize()
+        us.append(1000.0 * start.elapsed_time(end))
+    return cycles / statistics.median(us)
+
+
+def spin_short_series(row, names, spin_us):
+    """The series of names whose host time a call while queued behind a
+    spin (row[s + "_queued_host_us"]) is at least HOST_BOUND_FRACTION of
+    the GPU's time a call, spin_us plus the call's: the queue did not stay
+    ahead of the GPU, so their queued time is still the host's."""
+    return [s for s in names
+            if row.get(s + "_queued_host_us") and row.get(s + "_queued_us")
+            and row[s + "_queued_host_us"] >= HOST_BOUND_FRACTION * (spin_us + row[s + "_queued_us"])]
 
 
 def host_rate(torch, call, n):
@@ -282,15 +319,24 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device, ab_ctx=None):
         # written back during the timed call, at its expense.
         torch.sum(flush, dim=0, out=flush_sum)
 
-    def measure(call, host_us):
+    def spin():
+        torch.cuda._sleep(opts.spin_cycles)
+
+    def measure(call, host_us, queued_host_us):
+        """(time, {extra: time}) of one series in one pass; the extras are
+        "flush" (--flush-l2) and "queued" (--spin-us)."""
         flush.zero_()  # whatever the fill left in L2 is gone before the first call
         if host:
-            return host_rate(torch, call, opts.host_calls), None
-        flushed = None
+            return host_rate(torch, call, opts.host_calls), {}
+        extra = {}
         if opts.flush_l2:
-            flushed = median_of_events(torch, call, ncopies, opts.reps, opts.warmup, read_flush)
-        return median_of_events(torch, call, ncopies, opts.reps, opts.warmup,
-                                host_us=host_us), flushed
+            extra["flush"] = median_of_events(torch, call, ncopies, opts.reps, opts.warmup,
+                                              read_flush)
+        us = median_of_events(torch, call, ncopies, opts.reps, opts.warmup, host_us=host_us)
+        if opts.spin_cycles:
+            extra["queued"] = median_of_events(torch, call, ncopies, opts.reps, opts.warmup,
+                                               spin, host_us=queued_host_us)
+        return us, extra
 
     calls = {"rt": t.rt_call}
     t.rt_call(0)
@@ -330,27 +376,37 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device, ab_ctx=None):
     # Every series in every pass, the order rotated a place a pass.
     names = list(calls)
     passes = {s: [] for s in names}
-    flushed = {s: [] for s in names}
+    extras = {s: {"flush": [], "queued": []} for s in names}
     host_us = {s: [] for s in names}
+    queued_host_us = {s: [] for s in names}
     for p in range(max(1, opts.passes)):
         k = p % len(names)
         for s in names[k:] + names[:k]:
-            us, fl = measure(calls[s], host_us[s])
+            us, extra = measure(calls[s], host_us[s], queued_host_us[s])
             passes[s].append(us)
-            if fl is not None:
-                flushed[s].append(fl)
+            for e, v in extra.items():
+                extras[s][e].append(v)
     for s in names:
         row[s + "_us"] = statistics.median(passes[s])
         row[s + "_passes_us"] = passes[s]
-        if flushed[s]:
-            row[s + "_flush_us"] = statistics.median(flushed[s])
+        for e, v in extras[s].items():
+            if v:
+                row["%s_%s_us" % (s, e)] = statistics.median(v)
         if host_us[s]:
             row[s + "_host_us"] = statistics.median(host_us[s])
+        if queued_host_us[s]:
+            row[s + "_queued_host_us"] = statistics.median(queued_host_us[s])
     bound = host_bound_series(row, names)
     if bound:
         row["host_bound"] = bound
         row["notes"].append("host-bound: " + ", ".join(
             "%s (host %.1f us a call)" % (s, row[s + "_host_us"]) for s in bound))
+    short = spin_short_series(row, names, opts.spin_us)
+    if short:
+        row["spin_short"] = short
+        row["notes"].append("spin too short for: " + ", ".join(
+            "%s (host %.1f us a call while queued)" % (s, row[s + "_queued_host_us"])
+            for s in short))
     if host:
         row["calls_per_s"] = {k[:-3]: 1e6 / row[k] for k in ("rt_us", "eager_us", "compile_us")
                               if row[k]}
@@ -414,6 +470,15 @@ def print_row(row):
         print("%-32s %9s %9s %10s" % ("  (after an L2 flush)", fmt(row.get("rt_flush_us")),
                                       fmt(row.get("eager_flush_us")),
                                       fmt(row.get("compile_flush_us"))))
+    if "rt_queued_us" in row:
+        q = {s: row[s + "_queued_us"] for s in ("eager", "compile") if row.get(s + "_queued_us")}
+        best = min(q, key=q.get) if q else None
+        print("%-32s %9s %9s %10s%s%s" % (
+            "  (queued behind a spin)", fmt(row["rt_queued_us"]), fmt(row.get("eager_queued_us")),
+            fmt(row.get("compile_queued_us")),
+            "  rt/%s %.3f" % (best, row["rt_queued_us"] / q[best]) if best else "",
+            "  rt/rt_ab %.4f" % (row["rt_queued_us"] / row["rt_ab_queued_us"])
+            if row.get("rt_ab_queued_us") else ""))
 
 
 def main(argv):
@@ -451,9 +516,14 @@ def main(argv):
     if opts.ab_kinds_off is not None:
         ab_ctx = lib.context(rt.DEVICE_CUDA, opts.device, ctypes.c_void_p(stream), opts.policy)
         lib.set_kinds_off(ab_ctx, opts.ab_kinds_off)
-    print("torch %s on %s, library %s, median of %d, %d passes, policy %s%s" % (
+    opts.spin_cycles = 0
+    if opts.spin_us > 0:
+        opts.spin_cycles = int(opts.spin_us * spin_cycles_per_us(torch))
+    print("torch %s on %s, library %s, median of %d, %d passes, policy %s%s%s" % (
         torch.__version__, props.name, lib_path, opts.reps, opts.passes, opts.policy or "tuned",
-        "" if ab_ctx is None else ", rt_ab: kinds off 0x%x" % opts.ab_kinds_off))
+        "" if ab_ctx is None else ", rt_ab: kinds off 0x%x" % opts.ab_kinds_off,
+        "" if not opts.spin_cycles else ", queued: %.0f us spins (%d cycles)" % (
+            opts.spin_us, opts.spin_cycles)))
     print("%-32s %9s %9s %10s %9s %-8s %7s %6s %7s  %s" % (
         "case", "rt_us", "eager_us", "compile_us", "cub_us", "best", "rt/best", "%ceil",
         "spread%", "check"))
@@ -480,6 +550,7 @@ def main(argv):
             json.dump({"tool": "compare_torch", "torch": torch.__version__, "device": props.name,
                        "library": lib_path, "reps": opts.reps, "passes": opts.passes,
                        "policy": opts.policy or "tuned", "bench_json": opts.bench_json,
+                       "spin_us": opts.spin_us, "spin_cycles": opts.spin_cycles,
                        "cases": rows}, f, indent=1)
     print("%d cases, %d failed" % (len(rows), failed))
     return 1 if failed else 0

@@ -10,9 +10,11 @@
 #   A: rt_bench rows of 32, rule on against --kinds-off vector-rows (the
 #      18 KiB tile), 3 alternating passes; then C, then B;
 #   B: compare_torch rt / rt_ab (0x2000 off) / torch.compile, 3 passes after
-#      a warm-up process;
+#      a warm-up process, each series also queued behind a 300 us spin
+#      (--spin-us, v1.58: the kernels' times where a call is host-bound);
 #   C: rows_probe L32 mappings;  D: test_reduce_cuda (RT_TEST_CASES=100);
-#   E (H200 only, time allowing): d024 against torch.compile, LEAN on/off.
+#   E (H200 only, time allowing): d024 against torch.compile, LEAN on/off,
+#      queued behind spins as B.
 cd "$(dirname "$0")"
 O=${OUT:-/tmp/out}; mkdir -p $O; t0=$(date +%s)
 el() { echo $(( $(date +%s) - t0 )); }
@@ -31,7 +33,7 @@ echo "C done at $(el) s"
 export TORCHINDUCTOR_CACHE_DIR=$PWD/inductor-cache
 CT="python3 ../bench/compare_torch.py --lib $PWD/libreduce_tensor.so --bench-json $O/bench.json --filter x32_d1"
 timeout 90 $CT --reps 3 --warmup 1 --passes 1 > $O/warm.log 2>&1
-timeout 100 $CT --ab-kinds-off 0x2000 --passes 3 --json $O/B.json 2>&1 | tee $O/B.txt | tail -5
+timeout 100 $CT --ab-kinds-off 0x2000 --passes 3 --spin-us 300 --json $O/B.json 2>&1 | tee $O/B.txt | tail -6
 echo "B done at $(el) s"
 RT_TEST_CASES=100 timeout 100 ./test_reduce_cuda > $O/D-test.txt 2>&1; echo "test_reduce_cuda rc=$?"; grep -h "rows cases\|PASSED\|FAILED\|ERROR" $O/D-test.txt | head
 echo "D done at $(el) s"
@@ -39,7 +41,7 @@ if grep -q H200 $O/gpu.txt && [ $(el) -lt 300 ]; then
   ./rt_bench --filter d024 --reps 20 --no-check --json $O/bench-d024.json > /dev/null 2>&1
   CE="python3 ../bench/compare_torch.py --lib $PWD/libreduce_tensor.so --bench-json $O/bench-d024.json --filter d024"
   timeout 60 $CE --reps 3 --warmup 1 --passes 1 > $O/warm-d024.log 2>&1
-  timeout 90 $CE --ab-kinds-off 0x4000 --passes 3 --json $O/E.json 2>&1 | tee $O/E.txt | tail -5
+  timeout 90 $CE --ab-kinds-off 0x4000 --passes 3 --spin-us 300 --json $O/E.json 2>&1 | tee $O/E.txt | tail -6
   echo "E done at $(el) s"
 fi
 rm -f libreduce_tensor.so rows_probe
