@@ -25,7 +25,9 @@
 # substrings run in one process, timed against
 # torch.compile too: compile.log, compile.json; "_" is every case),
 # COMPILE_WARM_JOBS (default 8: processes that compile those cases first, in
-# parallel, to fill Inductor's caches; 0: none),
+# parallel, to fill Inductor's caches; 0: none), COMPILE_ARGS (extra
+# compare_torch arguments for the timed torch.compile passes, e.g.
+# "--spin-us 300" where Inductor's calls are host-bound),
 # HOST_BENCH=1 (host_bench alone: where a tiny call's host time goes,
 # host_bench.txt), NCU_FILTER (rt_bench case filter: those cases' kernels
 # and CUB's single-tile kernel under Nsight Compute, GPU time and active
@@ -268,7 +270,7 @@ PY
         j="$OUT/compile_part_${#parts[@]}.json"
         if run_for 540 "$OUT/compile.log" python3 "$ROOT/bench/compare_torch.py" \
                 --lib "$BUILD/libreduce_tensor.so" --bench-json "$OUT/bench.json" --json "$j" \
-                --filter "$f"; then
+                --filter "$f" ${COMPILE_ARGS:-}; then
             parts+=("$j")
         else
             COMPILE_FAILED+=("$f")
