@@ -122,9 +122,10 @@ def load_suite(args):
 def median_of_events(torch, call, ncopies, reps, warmup, before=None, host_us=None):
     """Median microseconds of call(k) between two events; k walks the copies
     across warm-up and timing, as rt_bench's slots do. before(), when given,
-    runs ahead of each timed call, outside its events (--flush-l2, --spin-us). host_us,
-    when a list, gets the host's microseconds a call to queue the timed
-    calls (their events and before() included), measured before the sync."""
+    runs ahead of each timed call, outside its events (--flush-l2,
+    --spin-us). host_us, when a list, gets the host's microseconds a call
+    to queue the timed calls (their events and before() included),
+    measured before the sync."""
     for k in range(warmup):
         call(k % ncopies)
     torch.cuda.synchronize()
@@ -183,7 +184,8 @@ def spin_short_series(row, names, spin_us):
     ahead of the GPU, so their queued time is still the host's."""
     return [s for s in names
             if row.get(s + "_queued_host_us") and row.get(s + "_queued_us")
-            and row[s + "_queued_host_us"] >= HOST_BOUND_FRACTION * (spin_us + row[s + "_queued_us"])]
+            and row[s + "_queued_host_us"]
+            >= HOST_BOUND_FRACTION * (spin_us + row[s + "_queued_us"])]
 
 
 def host_rate(torch, call, n):

@@ -84,7 +84,8 @@ def fake_torch(stream):
             return f(x)
         return compiled
 
-    cuda.Event, cuda._sleep, cuda.synchronize = Event, staticmethod(sleep), staticmethod(synchronize)
+    cuda.Event = Event
+    cuda._sleep, cuda.synchronize = staticmethod(sleep), staticmethod(synchronize)
     torch.cuda = cuda
     torch.float32 = "float32"
     torch.empty = lambda *a, **k: Tensor()
