@@ -35,6 +35,10 @@ typedef struct rt__bench_env {
     int reps;            /* timed calls per measurement, >= 1 */
     int warmup;          /* untimed calls before them */
     int host_calls;      /* calls per host-overhead measurement */
+    /* --spin-us: when spin_us > 0, every timed call is queued behind a spin
+       of that long, spin_cycles of the SM clock (rt__bench_spin_calibrate). */
+    double spin_us;
+    long long spin_cycles;
     bool check;
     cudaEvent_t *events; /* 2 * RT__BENCH_MAX_INTERLEAVED * reps: a start and a stop per timed call */
     /* The ceiling kernel's scratch and its rotation pool (grown on demand),
@@ -90,7 +94,8 @@ int rt__bench_slot_count(const rt__bench_env *env, size_t slot_bytes);
 double rt__bench_median(double *v, int n);
 /*
  * env->warmup untimed calls, a stream sync, then env->reps calls each
- * between two events, one sync, and the median and minimum in
+ * between two events (with env->spin_cycles, each pair queued behind a
+ * spin of that many cycles), one sync, and the median and minimum in
  * microseconds. Calls use slots 0, 1, ... modulo nslots, continuing across
  * warm-up and timing. Returns cudaSuccess, the first CUDA error, or
  * cudaErrorUnknown when call() failed (then the caller asks its state).
@@ -105,6 +110,11 @@ cudaError_t rt__bench_time(rt__bench_env *env, rt__bench_call call, void *state,
 cudaError_t rt__bench_time_interleaved(rt__bench_env *env, int k, const rt__bench_call *calls,
                                        void *const *states, int nslots, double *median_us,
                                        double *min_us);
+/* Sets env->spin_cycles to env->spin_us of the SM clock (nothing to do
+   when spin_us <= 0): five spins of 10^6 cycles, each queued behind an
+   untimed one, timed between events, give the cycles a microsecond.
+   Returns the first CUDA error. */
+cudaError_t rt__bench_spin_calibrate(rt__bench_env *env);
 /* The streaming-read ceiling in GB/s for `bytes` (cached per byte count);
    0 when it could not be measured. */
 double rt__bench_read_ceiling(rt__bench_env *env, size_t bytes);

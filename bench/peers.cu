@@ -171,6 +171,17 @@ extern "C" size_t rt__bench_read_launch(const void *src, size_t nbytes, float *b
     return cudaGetLastError() == cudaSuccess ? n4 * sizeof(float4) : 0;
 }
 
+__global__ void spin_kernel(long long cycles) {
+    const long long start = clock64();
+    while (clock64() - start < cycles) {
+    }
+}
+
+extern "C" cudaError_t rt__bench_spin_launch(long long cycles, cudaStream_t stream) {
+    spin_kernel<<<1, 1, 0, stream>>>(cycles);
+    return cudaGetLastError();
+}
+
 extern "C" cudaError_t rt__bench_cub_sum(void *temp, size_t *temp_bytes, const float *in,
                                          float *out, int64_t n, cudaStream_t stream) {
     return cub::DeviceReduce::Sum(temp, *temp_bytes, in, out, n, stream);

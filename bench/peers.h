@@ -64,6 +64,14 @@ cudaError_t rt__bench_cub_sum(void *temp, size_t *temp_bytes, const float *in, f
 cudaError_t rt__bench_cub_row_sum(void *temp, size_t *temp_bytes, const float *in, float *out,
                                   int64_t rows, int64_t row_len, cudaStream_t stream);
 
+/*
+ * A one-thread kernel that spins for `cycles` of its SM's clock (clock64)
+ * and touches no memory. Queued ahead of a timed call's start event
+ * (rt_bench --spin-us), it keeps the GPU busy while the host queues the
+ * call, so the events bracket the GPU's work alone.
+ */
+cudaError_t rt__bench_spin_launch(long long cycles, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,9 @@ void rt__bench_print_header(FILE *f, const rt__bench_env *env) {
     fprintf(f, "policy %s%s, median of %d after %d warm-up calls, rotation over >= 4x L2\n",
             policy_name(env->policy), env->kinds_off != 0 ? " (some kernel kinds or rules off)" : "",
             env->reps, env->warmup);
+    if (env->spin_us > 0.0)
+        fprintf(f, "every timed call queued behind a %.0f us spin (%lld cycles)\n", env->spin_us,
+                env->spin_cycles);
     fprintf(f, "ceilings: read %.0f GB/s (%zu MiB, float4), copy %.0f GB/s (%zu MiB, read+write), "
                "CUB sum %.0f GB/s (2^27 f32)\n",
             env->read_large_gbps, env->read_large_bytes >> 20, env->copy_gbps,
@@ -110,8 +113,9 @@ bool rt__bench_write_json(const char *path, const rt__bench_env *env,
     fprintf(f, ", \"cc\": \"%d.%d\", \"sm_count\": %d, \"l2_bytes\": %zu, \"mem_bytes\": %zu},\n",
             env->cc_major, env->cc_minor, env->sm_count, env->l2_bytes, env->mem_bytes);
     fprintf(f, "  \"policy\": \"%s\", \"kinds_off\": %u, \"reps\": %d, \"warmup\": %d, "
-               "\"host_calls\": %d,\n",
-            policy_name(env->policy), env->kinds_off, env->reps, env->warmup, env->host_calls);
+               "\"host_calls\": %d, \"spin_us\": %.6g, \"spin_cycles\": %lld,\n",
+            policy_name(env->policy), env->kinds_off, env->reps, env->warmup, env->host_calls,
+            env->spin_us, env->spin_cycles);
     fprintf(f, "  \"ceilings\": {\"read_gbps\": %.6g, \"read_bytes\": %zu, \"copy_gbps\": %.6g, "
                "\"copy_bytes\": %zu, \"cub_sum_gbps\": %.6g, \"cub_sum_bytes\": %zu},\n",
             env->read_large_gbps, env->read_large_bytes, env->copy_gbps, env->copy_bytes,

@@ -18,7 +18,7 @@
 static const char usage[] =
     "usage: rt_bench [--filter SUBSTR] [--reps N] [--quick] [--policy compat|tuned]\n"
     "                [--json PATH] [--no-check] [--device N] [--list-json]\n"
-    "                [--kinds-off LIST]\n"
+    "                [--kinds-off LIST] [--spin-us US]\n"
     "  --filter SUBSTR  run only cases whose name contains SUBSTR (a comma list: any)\n"
     "  --reps N         timed calls per case (default 100); the median is reported\n"
     "  --quick          50 reps, 2 warm-up calls, 2000 host-overhead calls, no CPU check\n"
@@ -26,6 +26,9 @@ static const char usage[] =
     "  --json PATH      also write the results as JSON to PATH\n"
     "  --no-check       skip comparing each case's result with the CPU backend\n"
     "  --device N       CUDA device index (default 0)\n"
+    "  --spin-us US     queue every timed call (ceilings and CUB too) behind a GPU spin\n"
+    "                   of US microseconds, outside its events: the GPU's time alone,\n"
+    "                   even for calls shorter than their launch (default: back to back)\n"
     "  --kinds-off LIST kernel kinds TUNED must not choose, a comma list of tiny,\n"
     "                   stream, rows: their cases run on the general kernel (A/B);\n"
     "                   outer-tiles turns TUNED rule 9 off (outer tiles of 16 x 8),\n"
@@ -340,6 +343,8 @@ static int parse_args(int argc, char **argv, rt__bench_env *env, const char **fi
             *json = argv[++i];
         } else if (v != NULL && strcmp(a, "--reps") == 0 && atoi(v) > 0) {
             reps = atoi(argv[++i]);
+        } else if (v != NULL && strcmp(a, "--spin-us") == 0 && atof(v) > 0.0) {
+            env->spin_us = atof(argv[++i]);
         } else if (v != NULL && strcmp(a, "--device") == 0 && atoi(v) >= 0) {
             env->device = atoi(argv[++i]);
         } else if (v != NULL && strcmp(a, "--kinds-off") == 0 && parse_kinds(v, &env->kinds_off)) {
@@ -417,11 +422,14 @@ int main(int argc, char **argv) {
         return rt__bench_list_json(stdout, filter) == RT_OK ? 0 : 1;
 
     const char *why = setup(&env);
-    cudaError_t e = why == NULL ? rt__bench_device_ceilings(&env) : cudaSuccess;
+    cudaError_t spin = why == NULL ? rt__bench_spin_calibrate(&env) : cudaSuccess;
+    cudaError_t e = why == NULL && spin == cudaSuccess ? rt__bench_device_ceilings(&env)
+                                                       : cudaSuccess;
     char ceiling_msg[200];
-    if (why == NULL && e != cudaSuccess) {
-        snprintf(ceiling_msg, sizeof ceiling_msg, "measuring the ceilings: %s",
-                 cudaGetErrorString(e));
+    if (why == NULL && (spin != cudaSuccess || e != cudaSuccess)) {
+        snprintf(ceiling_msg, sizeof ceiling_msg, "%s: %s",
+                 spin != cudaSuccess ? "calibrating the spin" : "measuring the ceilings",
+                 cudaGetErrorString(spin != cudaSuccess ? spin : e));
         why = ceiling_msg;
     }
     if (why != NULL) {

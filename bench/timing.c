@@ -50,10 +50,15 @@ cudaError_t rt__bench_time_interleaved(rt__bench_env *env, int k, const rt__benc
        than a launch the events bracket GPU time only. Each round times
        the k calls in turn, each on the next slot, so that drift over the
        run (clocks, the host's speed, what else the machine does) falls on
-       every call alike. */
+       every call alike. A spin ahead of a call's start event (--spin-us)
+       holds the GPU while the host queues the call, so that even a call
+       shorter than its launch is timed on the GPU alone. */
     for (int r = 0; r < env->reps; ++r)
         for (int j = 0; j < k; ++j) {
             cudaEvent_t *ev = &env->events[2 * (r * k + j)];
+            if (env->spin_cycles > 0 &&
+                (e = rt__bench_spin_launch(env->spin_cycles, env->stream)) != cudaSuccess)
+                return e;
             if ((e = cudaEventRecord(ev[0], env->stream)) != cudaSuccess)
                 return e;
             if (calls[j](states[j], slot) != 0)
@@ -86,6 +91,36 @@ cudaError_t rt__bench_time_interleaved(rt__bench_env *env, int k, const rt__benc
 cudaError_t rt__bench_time(rt__bench_env *env, rt__bench_call call, void *state, int nslots,
                            double *median_us, double *min_us) {
     return rt__bench_time_interleaved(env, 1, &call, &state, nslots, median_us, min_us);
+}
+
+cudaError_t rt__bench_spin_calibrate(rt__bench_env *env) {
+    enum { CYCLES = 1000000, TRIES = 5 };
+    if (env->spin_us <= 0.0)
+        return cudaSuccess;
+    double us[TRIES];
+    const cudaEvent_t *ev = env->events; /* not yet in use: the cases come later */
+    for (int i = 0; i < TRIES; ++i) {
+        float ms = 0.0f;
+        cudaError_t e = rt__bench_spin_launch(CYCLES, env->stream);
+        if (e == cudaSuccess)
+            e = cudaEventRecord(ev[0], env->stream);
+        if (e == cudaSuccess)
+            e = rt__bench_spin_launch(CYCLES, env->stream);
+        if (e == cudaSuccess)
+            e = cudaEventRecord(ev[1], env->stream);
+        if (e == cudaSuccess)
+            e = cudaEventSynchronize(ev[1]);
+        if (e == cudaSuccess)
+            e = cudaEventElapsedTime(&ms, ev[0], ev[1]);
+        if (e != cudaSuccess)
+            return e;
+        us[i] = 1000.0 * ms;
+    }
+    const double med = rt__bench_median(us, TRIES);
+    if (med <= 0.0)
+        return cudaErrorUnknown;
+    env->spin_cycles = (long long)(env->spin_us * (double)CYCLES / med);
+    return cudaSuccess;
 }
 
 /* Makes the ceiling pool at least `bytes` long (contents: set once, never
