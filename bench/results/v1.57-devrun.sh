@@ -13,10 +13,11 @@
 #      a warm-up process, each series also queued behind a 300 us spin
 #      (--spin-us, v1.58: the kernels' times where a call is host-bound);
 #   C: rows_probe L32 mappings;  D: test_reduce_cuda (RT_TEST_CASES=100);
-#   F: rt_bench's full sums (256 B to 1 GB) against CUB, back to back and
-#      with --spin-us 20 (v1.58: the latency end on the GPU alone);
 #   E (H200 only, time allowing): d024 against torch.compile, LEAN on/off,
-#      queued behind spins as B.
+#      queued behind spins as B;
+#   F (last, ~20 s): rt_bench's full sums (256 B to 1 GB) against CUB,
+#      back to back and with --spin-us 20 (v1.58: the latency end on the
+#      GPU alone).
 cd "$(dirname "$0")"
 O=${OUT:-/tmp/out}; mkdir -p $O; t0=$(date +%s)
 el() { echo $(( $(date +%s) - t0 )); }
@@ -39,12 +40,6 @@ timeout 100 $CT --ab-kinds-off 0x2000 --passes 3 --spin-us 300 --json $O/B.json 
 echo "B done at $(el) s"
 RT_TEST_CASES=100 timeout 100 ./test_reduce_cuda > $O/D-test.txt 2>&1; echo "test_reduce_cuda rc=$?"; grep -h "rows cases\|PASSED\|FAILED\|ERROR" $O/D-test.txt | head
 echo "D done at $(el) s"
-for sp in 0 20; do  # F: the latency end against CUB, back to back and behind 20 us spins (v1.58)
-  a=; [ $sp = 0 ] || a="--spin-us $sp"
-  timeout 40 ./rt_bench --filter sum_full --reps 100 --no-check $a > $O/F$sp.txt 2>&1
-  grep -h "^sum_full\|queued" $O/F$sp.txt | head -16
-done
-echo "F done at $(el) s"
 if grep -q H200 $O/gpu.txt && [ $(el) -lt 300 ]; then
   ./rt_bench --filter d024 --reps 20 --no-check --json $O/bench-d024.json > /dev/null 2>&1
   CE="python3 ../bench/compare_torch.py --lib $PWD/libreduce_tensor.so --bench-json $O/bench-d024.json --filter d024"
@@ -52,4 +47,10 @@ if grep -q H200 $O/gpu.txt && [ $(el) -lt 300 ]; then
   timeout 90 $CE --ab-kinds-off 0x4000 --passes 3 --spin-us 300 --json $O/E.json 2>&1 | tee $O/E.txt | tail -6
   echo "E done at $(el) s"
 fi
+for sp in 0 20; do  # F: the latency end against CUB, back to back and behind 20 us spins (v1.58)
+  a=; [ $sp = 0 ] || a="--spin-us $sp"
+  timeout 40 ./rt_bench --filter sum_full --reps 100 --no-check $a > $O/F$sp.txt 2>&1
+  grep -h "^sum_full\|queued" $O/F$sp.txt | head -16
+done
+echo "F done at $(el) s"
 rm -f libreduce_tensor.so rows_probe
