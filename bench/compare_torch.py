@@ -152,12 +152,17 @@ def median_of_events(torch, call, ncopies, reps, warmup, before=None, host_us=No
 HOST_BOUND_FRACTION = 0.9
 
 
-def host_bound_series(row, names):
-    """The series of names whose host time a call (row[s + "_host_us"]) is
-    at least HOST_BOUND_FRACTION of their time between events."""
+def host_bound_series(row, names, column="", spin_us=0.0):
+    """The series of names whose host time a call (row[s + column +
+    "_host_us"]) is at least HOST_BOUND_FRACTION of the GPU's time a call:
+    their time between events (row[s + column + "_us"]) plus the spin
+    queued ahead of each call, if any. column "" is the back-to-back
+    timing; "_queued" with spin_us the one behind spins (--spin-us), where
+    a series so marked had a spin too short for the queue to stay ahead."""
     return [s for s in names
-            if row.get(s + "_host_us") and row.get(s + "_us")
-            and row[s + "_host_us"] >= HOST_BOUND_FRACTION * row[s + "_us"]]
+            if row.get(s + column + "_host_us") and row.get(s + column + "_us")
+            and row[s + column + "_host_us"]
+            >= HOST_BOUND_FRACTION * (spin_us + row[s + column + "_us"])]
 
 
 def spin_cycles_per_us(torch):
@@ -175,17 +180,6 @@ def spin_cycles_per_us(torch):
         torch.cuda.synchronize()
         us.append(1000.0 * start.elapsed_time(end))
     return cycles / statistics.median(us)
-
-
-def spin_short_series(row, names, spin_us):
-    """The series of names whose host time a call while queued behind a
-    spin (row[s + "_queued_host_us"]) is at least HOST_BOUND_FRACTION of
-    the GPU's time a call, spin_us plus the call's: the queue did not stay
-    ahead of the GPU, so their queued time is still the host's."""
-    return [s for s in names
-            if row.get(s + "_queued_host_us") and row.get(s + "_queued_us")
-            and row[s + "_queued_host_us"]
-            >= HOST_BOUND_FRACTION * (spin_us + row[s + "_queued_us"])]
 
 
 def host_rate(torch, call, n):
@@ -403,7 +397,7 @@ def run_case(torch, lib, ctx, case, opts, l2_bytes, device, ab_ctx=None):
         row["host_bound"] = bound
         row["notes"].append("host-bound: " + ", ".join(
             "%s (host %.1f us a call)" % (s, row[s + "_host_us"]) for s in bound))
-    short = spin_short_series(row, names, opts.spin_us)
+    short = host_bound_series(row, names, "_queued", opts.spin_us)
     if short:
         row["spin_short"] = short
         row["notes"].append("spin too short for: " + ", ".join(

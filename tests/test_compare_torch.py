@@ -139,10 +139,10 @@ class TimingTest(unittest.TestCase):
                "rt_queued_us": 64.0, "rt_queued_host_us": 10.0,
                "compile_queued_us": 63.0, "compile_queued_host_us": 105.0}
         self.assertEqual(ct.host_bound_series(row, ["rt", "compile"]), ["compile"])
-        self.assertEqual(ct.spin_short_series(row, ["rt", "compile"], 300.0), [])
+        self.assertEqual(ct.host_bound_series(row, ["rt", "compile"], "_queued", 300.0), [])
         row["compile_queued_us"] = 85.0  # a 20 us spin: 105 >= 0.9 x (20 + 85)
-        self.assertEqual(ct.spin_short_series(row, ["rt", "compile"], 20.0), ["compile"])
-        self.assertEqual(ct.spin_short_series({"rt_us": 64.0}, ["rt"], 0.0), [])
+        self.assertEqual(ct.host_bound_series(row, ["rt", "compile"], "_queued", 20.0), ["compile"])
+        self.assertEqual(ct.host_bound_series({"rt_us": 64.0}, ["rt"], "_queued", 0.0), [])
 
     def run_case(self, argv):
         """run_case and add_peers on a stand-in case: rt 5 us of host and a
