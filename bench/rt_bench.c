@@ -422,14 +422,15 @@ int main(int argc, char **argv) {
         return rt__bench_list_json(stdout, filter) == RT_OK ? 0 : 1;
 
     const char *why = setup(&env);
-    cudaError_t spin = why == NULL ? rt__bench_spin_calibrate(&env) : cudaSuccess;
-    cudaError_t e = why == NULL && spin == cudaSuccess ? rt__bench_device_ceilings(&env)
-                                                       : cudaSuccess;
+    const char *stage = "calibrating the spin";
+    cudaError_t e = why == NULL ? rt__bench_spin_calibrate(&env) : cudaSuccess;
+    if (why == NULL && e == cudaSuccess) {
+        stage = "measuring the ceilings";
+        e = rt__bench_device_ceilings(&env);
+    }
     char ceiling_msg[200];
-    if (why == NULL && (spin != cudaSuccess || e != cudaSuccess)) {
-        snprintf(ceiling_msg, sizeof ceiling_msg, "%s: %s",
-                 spin != cudaSuccess ? "calibrating the spin" : "measuring the ceilings",
-                 cudaGetErrorString(spin != cudaSuccess ? spin : e));
+    if (why == NULL && e != cudaSuccess) {
+        snprintf(ceiling_msg, sizeof ceiling_msg, "%s: %s", stage, cudaGetErrorString(e));
         why = ceiling_msg;
     }
     if (why != NULL) {
